@@ -1,0 +1,104 @@
+#pragma once
+/// \file
+/// The models the command line knows by name. An entry turns a DescribedModel into a runnable
+/// system with the user's --set and --init applied; `models.cpp` lists the entries.
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <energy_audit/any_system.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/model_description.hpp>
+
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+
+/// What the user changed: --set, --init, and whether Z is carried.
+struct ModelSetup {
+  std::vector<Assignment> parameters;
+  std::vector<Assignment> initial_values;
+  EnergyFlow energy_flow = EnergyFlow::Carried;
+};
+
+/// A model ready to integrate.
+struct ModelInstance {
+  std::unique_ptr<AnySystem> system;
+  Vector initial_state;
+  Interval interval;
+  std::vector<Assignment> parameters;  ///< values in effect, in the model's order
+};
+
+struct ModelEntry {
+  std::string name;
+  std::string description;
+  std::vector<std::string> coordinate_names;
+  std::vector<std::string> parameter_names;
+  std::vector<std::string> initial_value_names;
+  Interval interval;
+  std::function<ModelInstance(const ModelSetup&)> instantiate;  ///< throws UsageError
+};
+
+namespace detail {
+
+template <class M, class Members>
+void assign(M& model, const Members& members, const Assignment& a, const char* option,
+            const std::string& model_name) {
+  const auto it = std::find_if(members.begin(), members.end(),
+                               [&](const auto& m) { return m.name == a.name; });
+  if (it == members.end()) {
+    std::string known;
+    for (const auto& m : members) known += (known.empty() ? "" : ", ") + std::string(m.name);
+    throw UsageError(std::string(option) + ": model " + model_name + " has no '" + a.name +
+                     "' (it has: " + known + ")");
+  }
+  model.*(it->member) = a.value;
+}
+
+template <class Members>
+std::vector<std::string> names_of(const Members& members) {
+  std::vector<std::string> names;
+  for (const auto& m : members) names.emplace_back(m.name);
+  return names;
+}
+
+}  // namespace detail
+
+/// The entry for model M under `name`, its accelerations taken from `source`.
+template <DescribedModel M>
+ModelEntry make_entry(std::string name, std::string description,
+                      AccelerationSource source = LagrangeSystem<M>::default_source()) {
+  ModelEntry entry;
+  entry.name = name;
+  entry.description = std::move(description);
+  for (auto c : M::coordinate_names()) entry.coordinate_names.emplace_back(c);
+  entry.parameter_names = detail::names_of(M::parameters());
+  entry.initial_value_names = detail::names_of(M::initial_values());
+  entry.interval = M::interval;
+  entry.instantiate = [name, source](const ModelSetup& setup) {
+    M model;
+    for (const Assignment& a : setup.parameters) detail::assign(model, M::parameters(), a, "--set", name);
+    for (const Assignment& a : setup.initial_values) {
+      detail::assign(model, M::initial_values(), a, "--init", name);
+    }
+    ModelInstance instance;
+    for (const auto& p : M::parameters()) instance.parameters.push_back({std::string(p.name), model.*(p.member)});
+    const InitialState<M::dofs> start = model.initial_state();
+    LagrangeSystem<M> system(model, source, setup.energy_flow);
+    instance.initial_state = system.initial_state(start.q, start.v);
+    instance.interval = M::interval;
+    instance.system = make_any_system(std::move(system));
+    return instance;
+  };
+  return entry;
+}
+
+/// Every model, in the order of models.cpp.
+const std::vector<ModelEntry>& model_registry();
+/// The model called `name`; throws UsageError naming the known ones.
+const ModelEntry& find_model(const std::string& name);
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,28 @@
+// The models the command line knows. Adding a model: put its header in examples/models/ (it is
+// included through all_models.hpp, generated from that directory) and add one line here.
+#include "all_models.hpp"
+#include "model_registry.hpp"
+
+namespace energy_audit::cli {
+
+const std::vector<ModelEntry>& model_registry() {
+  using namespace energy_audit::examples;
+  static const std::vector<ModelEntry> models{
+      make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
+      make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
+                        AccelerationSource::Derived),
+      make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+  };
+  return models;
+}
+
+const ModelEntry& find_model(const std::string& name) {
+  for (const ModelEntry& entry : model_registry()) {
+    if (entry.name == name) return entry;
+  }
+  std::string known;
+  for (const ModelEntry& entry : model_registry()) known += (known.empty() ? "" : ", ") + entry.name;
+  throw UsageError("MODEL: unknown model '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,62 @@
+#pragma once
+/// \file
+/// The energy audit: an observer that sees every accepted step and judges the drift of
+/// C = H + Z (DESIGN.md section 1).
+
+#include <cstddef>
+#include <vector>
+
+#include "energy_audit/energy_sample.hpp"
+#include "energy_audit/history.hpp"
+
+namespace energy_audit {
+
+struct AuditOptions {
+  double threshold = 1e-3;           ///< pass when δ_C ≤ threshold (seed 000's criterion)
+  std::size_t store_every = 1;       ///< keep every k-th accepted step; 0 keeps none
+  std::vector<double> output_times;  ///< if given, keep instead the first step at or after each
+};
+
+enum class Verdict { Pass, Fail };
+
+/// Watches an integration; never steps and never writes files. Thinning applies to what is
+/// stored, never to what δ_C sees.
+class Audit {
+ public:
+  explicit Audit(AuditOptions options = {});
+
+  /// Called once per accepted step, the initial state included.
+  void record(const EnergySample& sample);
+
+  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|); 0 when both are 0, +inf when only the scale is.
+  double relative_drift() const;
+  double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
+  double energy_scale() const { return energy_scale_; }    ///< sup max(|E|, |T|, |V|) [J]
+  double initial_control() const { return C0_; }           ///< C(t0) [J]
+  double threshold() const { return options_.threshold; }
+  Verdict verdict() const;
+  bool passed() const { return verdict() == Verdict::Pass; }
+
+  std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
+  const History& history() const { return history_; }
+  /// The row of the last sample seen, stored or not; empty before the first.
+  const std::vector<double>& last_row() const { return last_row_; }
+
+ private:
+  bool should_store(double t);
+
+  AuditOptions options_;
+  History history_;
+  std::vector<double> last_row_;
+  std::size_t accepted_steps_ = 0;
+  std::size_t next_output_ = 0;
+  double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
+};
+
+/// An observer (y, t) -> audit.record(system.sample(y, t)), for integrate_const and the plugins.
+template <class System>
+auto watch(const System& system, Audit& audit) {
+  return [&system, &audit](const ConstVectorRef& y, double t) { audit.record(system.sample(y, t)); };
+}
+
+}  // namespace energy_audit

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (DESIGN.md section 1), with the explicit time
+/// derivatives taken by forward-mode automatic differentiation of the model's own T and V.
+
+#include <unsupported/Eigen/AutoDiff>
+
+#include "energy_audit/lagrange_model.hpp"
+
+namespace energy_audit {
+
+/// Explicit partial time derivatives ∂T/∂t and ∂V/∂t at fixed q and v [W].
+struct ExplicitTimeDerivatives {
+  double T_t = 0, V_t = 0;
+};
+
+template <LagrangeModel M>
+ExplicitTimeDerivatives explicit_time_derivatives(const M& model,
+                                                  const VectorN<double, M::dofs>& q,
+                                                  const VectorN<double, M::dofs>& v, double t) {
+  if constexpr (is_scleronomic<M>) {
+    return {};
+  } else {
+    using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+    const VectorN<Dual, M::dofs> q_dual = q.template cast<Dual>();
+    const VectorN<Dual, M::dofs> v_dual = v.template cast<Dual>();
+    const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
+    return {model.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0],
+            model.potential_energy(q_dual, t_dual).derivatives()[0]};
+  }
+}
+
+/// Ż = ∂T/∂t − ∂V/∂t − vᵀf [W]: the rate at which energy leaves the model through its
+/// non-potential forces and its explicit time dependence, so that C = H + Z stays constant.
+template <LagrangeModel M>
+double energy_flow_rate(const M& model, const VectorN<double, M::dofs>& q,
+                        const VectorN<double, M::dofs>& v, double t) {
+  const ExplicitTimeDerivatives d = explicit_time_derivatives(model, q, v, t);
+  const VectorN<double, M::dofs> f = model.forces(q, v, t);
+  return d.T_t - d.V_t - v.dot(f);
+}
+
+}  // namespace energy_audit

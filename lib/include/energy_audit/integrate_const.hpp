@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// The fixed-step driver: steps t_k = t0 + k h, the last one shortened to end at t1; the
+/// observer sees the initial state and every accepted step.
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+#include "energy_audit/error.hpp"
+#include "energy_audit/types.hpp"
+
+namespace energy_audit {
+
+struct IntegrationResult {
+  std::size_t steps = 0;            ///< accepted steps
+  std::size_t rhs_evaluations = 0;  ///< right-hand-side evaluations
+  double t_reached = 0;             ///< time of the last finite state
+  bool diverged = false;            ///< a step produced a non-finite state
+  double t_diverged = 0;            ///< where it did (the end of that step)
+};
+
+/// An observer that watches nothing: the integration with the audit off.
+struct NoObserver {
+  void operator()(const ConstVectorRef&, double) const {}
+};
+
+/// Number of steps of length h (the last one possibly shorter) that cover [t0, t1]. A ratio
+/// within rounding of an integer counts as that integer, so no sliver step appears.
+std::size_t fixed_step_count(double t0, double t1, double h);
+
+/// Integrates y from t0 to t1. Stops after the first step that leaves y non-finite; that
+/// state is not observed and y keeps it.
+template <class Stepper, class System, class Observer>
+IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
+                                  double t1, double h, Observer&& observer) {
+  if (y.size() != system.size()) {
+    throw InvalidArgument("state has " + std::to_string(y.size()) + " entries, the system " +
+                          std::to_string(system.size()));
+  }
+  const std::size_t steps = fixed_step_count(t0, t1, h);
+  IntegrationResult result;
+  result.t_reached = t0;
+  observer(y, t0);
+  for (std::size_t k = 0; k < steps; ++k) {
+    const double t = t0 + static_cast<double>(k) * h;
+    const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
+    stepper.do_step(system, y, t, t_next - t);
+    result.rhs_evaluations += static_cast<std::size_t>(stepper.evaluations_per_step());
+    if (!y.allFinite()) {
+      result.diverged = true;
+      result.t_diverged = t_next;
+      return result;
+    }
+    ++result.steps;
+    result.t_reached = t_next;
+    observer(y, t_next);
+  }
+  return result;
+}
+
+template <class Stepper, class System>
+IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
+                                  double t1, double h) {
+  return integrate_const(stepper, system, y, t0, t1, h, NoObserver{});
+}
+
+}  // namespace energy_audit

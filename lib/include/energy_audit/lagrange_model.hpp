@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// What a Lagrange model (DESIGN.md section 2.1) provides, checked as C++20 concepts.
+///
+/// A model is a small struct with `static constexpr int dofs` and three templates over the
+/// scalar type S (double, or an automatic-differentiation scalar):
+///
+///     template <class S> S kinetic_energy(const Coordinates<S>& q, const Coordinates<S>& v, const S& t) const;  // T [J]
+///     template <class S> S potential_energy(const Coordinates<S>& q, const S& t) const;                         // V [J]
+///     template <class S> Coordinates<S> forces(const Coordinates<S>& q, const Coordinates<S>& v, const S& t) const;  // f
+///
+/// with Coordinates<S> = VectorN<S, dofs>. Optional:
+///   - `accelerations(q, v, t)` over double: accelerations derived by hand, which the audit checks;
+///   - `static constexpr bool scleronomic = true`: T and V do not depend on t explicitly and T is
+///     homogeneous quadratic in v (T1 = T0 = 0). It only saves work; LagrangeSystem verifies it.
+
+#include <concepts>
+
+#include "energy_audit/types.hpp"
+
+namespace energy_audit {
+
+template <class M>
+concept LagrangeModel =
+    requires { requires M::dofs > 0; } &&
+    requires(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+             double t) {
+      { model.kinetic_energy(q, v, t) } -> std::convertible_to<double>;
+      { model.potential_energy(q, t) } -> std::convertible_to<double>;
+      { model.forces(q, v, t) } -> std::convertible_to<VectorN<double, M::dofs>>;
+    };
+
+/// A model that also carries accelerations a(q, v, t) derived by hand (DESIGN.md 2.1, first use).
+template <class M>
+concept HasHandAccelerations =
+    LagrangeModel<M> &&
+    requires(const M& model, const VectorN<double, M::dofs>& q, double t) {
+      { model.accelerations(q, q, t) } -> std::convertible_to<VectorN<double, M::dofs>>;
+    };
+
+/// True when the model declares `static constexpr bool scleronomic = true`.
+template <class M>
+inline constexpr bool is_scleronomic = requires { requires M::scleronomic; };
+
+}  // namespace energy_audit

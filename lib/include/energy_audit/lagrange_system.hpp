@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// A Lagrange model as a first-order system y = [q, v, Z] with Ż appended (DESIGN.md section 3).
+
+#include <cmath>
+#include <stdexcept>
+
+#include "energy_audit/derived_accelerations.hpp"
+#include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_sample.hpp"
+#include "energy_audit/energy_terms.hpp"
+#include "energy_audit/error.hpp"
+#include "energy_audit/lagrange_model.hpp"
+
+namespace energy_audit {
+
+/// Where the accelerations come from.
+enum class AccelerationSource {
+  Hand,     ///< the model's own accelerations(q, v, t): the audit checks that derivation
+  Derived,  ///< Lagrange's equations from T, V, f by automatic differentiation
+};
+
+/// Whether Z is carried. Off gives y = [q, v] with nothing appended, to measure the audit's cost.
+enum class EnergyFlow { Carried, Off };
+
+template <LagrangeModel M>
+class LagrangeSystem {
+ public:
+  static constexpr int n = M::dofs;
+  using Coordinates = VectorN<double, n>;
+
+  explicit LagrangeSystem(M model, AccelerationSource source = default_source(),
+                          EnergyFlow flow = EnergyFlow::Carried)
+      : model_(std::move(model)), source_(source), flow_(flow) {
+    if constexpr (!HasHandAccelerations<M>) {
+      if (source_ == AccelerationSource::Hand) {
+        throw InvalidArgument("model has no hand-derived accelerations; use AccelerationSource::Derived");
+      }
+    }
+    check_declarations();
+  }
+
+  static constexpr AccelerationSource default_source() {
+    return HasHandAccelerations<M> ? AccelerationSource::Hand : AccelerationSource::Derived;
+  }
+
+  const M& model() const { return model_; }
+  AccelerationSource acceleration_source() const { return source_; }
+  int dofs() const { return n; }
+  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
+  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
+
+  /// y = [q, v, 0] (or [q, v] when Z is not carried).
+  Vector initial_state(const Coordinates& q, const Coordinates& v) const {
+    Vector y = Vector::Zero(size());
+    y.head(n) = q;
+    y.segment(n, n) = v;
+    return y;
+  }
+
+  Coordinates accelerations(const Coordinates& q, const Coordinates& v, double t) const {
+    if constexpr (HasHandAccelerations<M>) {
+      if (source_ == AccelerationSource::Hand) return model_.accelerations(q, v, t);
+    }
+    return derived_accelerations(model_, q, v, t);
+  }
+
+  /// dy/dt = [v, a(q, v, t), Ż(q, v, t)].
+  void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = accelerations(q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_flow_rate(model_, q, v, t);
+  }
+
+  /// The second-order parts separately, for schemes that need the q/v split (Euler–Cromer).
+  void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t,
+                          Eigen::Ref<Vector> a, double& z_dot) const {
+    const Coordinates q_fixed = q;
+    const Coordinates v_fixed = v;
+    a = accelerations(q_fixed, v_fixed, t);
+    z_dot = carries_energy_flow() ? energy_flow_rate(model_, q_fixed, v_fixed, t) : 0.0;
+  }
+
+  EnergySample sample(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t),
+            carries_energy_flow() ? y[2 * n] : 0.0};
+  }
+
+ private:
+  M model_;
+  AccelerationSource source_;
+  EnergyFlow flow_;
+
+  /// Checks a `scleronomic` declaration at one generic state: T0 = T1 = 0 and no explicit
+  /// t-dependence of T and V. Throws InvalidArgument naming the term that contradicts it.
+  void check_declarations() const {
+    if constexpr (is_scleronomic<M>) {
+      const Coordinates q = Coordinates::LinSpaced(0.1, 0.1 * n);
+      const Coordinates v = Coordinates::LinSpaced(0.7, 0.7 + 0.3 * n);
+      const double t = 0.37;
+      using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+      const VectorN<Dual, n> q_dual = q.template cast<Dual>();
+      const VectorN<Dual, n> v_dual = v.template cast<Dual>();
+      const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
+      const double T_t = model_.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0];
+      const double V_t = model_.potential_energy(q_dual, t_dual).derivatives()[0];
+      const double T = model_.kinetic_energy(q, v, t);
+      const Coordinates minus_v = -v;
+      const double T_minus = model_.kinetic_energy(q, minus_v, t);
+      const double T0 = model_.kinetic_energy(q, Coordinates::Zero().eval(), t);
+      const double scale = std::abs(T) + std::abs(T0) + 1.0;
+      const auto require_zero = [&](double value, const char* what) {
+        if (std::abs(value) > 1e-12 * scale) {
+          throw InvalidArgument(std::string("model declares scleronomic but ") + what + " != 0");
+        }
+      };
+      require_zero(T_t, "dT/dt");
+      require_zero(V_t, "dV/dt");
+      require_zero(T0, "T0");
+      require_zero(0.5 * (T - T_minus), "T1");
+    }
+  }
+};
+
+}  // namespace energy_audit

@@ -1,0 +1,56 @@
+#include "energy_audit/audit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "energy_audit/error.hpp"
+
+namespace energy_audit {
+
+Audit::Audit(AuditOptions options) : options_(std::move(options)) {
+  if (!(options_.threshold >= 0) || !std::isfinite(options_.threshold)) {
+    throw InvalidArgument("audit threshold must be finite and >= 0");
+  }
+  std::sort(options_.output_times.begin(), options_.output_times.end());
+}
+
+void Audit::record(const EnergySample& sample) {
+  const double C = sample.C();
+  const EnergyTerms& e = sample.energy;
+  if (accepted_steps_ == 0) C0_ = C;
+  // A non-finite C must fail the audit, and std::max would drop a NaN.
+  const double drift = std::isfinite(C) ? std::abs(C - C0_) : std::numeric_limits<double>::infinity();
+  max_abs_drift_ = std::max(max_abs_drift_, drift);
+  energy_scale_ = std::max({energy_scale_, std::abs(e.E()), std::abs(e.T), std::abs(e.V)});
+  ++accepted_steps_;
+
+  History::make_row(sample, last_row_);
+  if (should_store(sample.t)) history_.append_row(last_row_);
+}
+
+bool Audit::should_store(double t) {
+  if (options_.output_times.empty()) {
+    return options_.store_every != 0 && (accepted_steps_ - 1) % options_.store_every == 0;
+  }
+  // A step at an output time may land a rounding error short of it.
+  const auto reached = [t](double output) { return t >= output - 1e-12 * std::max(1.0, std::abs(output)); };
+  bool store = false;
+  while (next_output_ < options_.output_times.size() && reached(options_.output_times[next_output_])) {
+    store = true;
+    ++next_output_;
+  }
+  return store;
+}
+
+double Audit::relative_drift() const {
+  if (max_abs_drift_ == 0) return 0.0;
+  if (energy_scale_ == 0) return std::numeric_limits<double>::infinity();
+  return max_abs_drift_ / energy_scale_;
+}
+
+Verdict Audit::verdict() const {
+  return relative_drift() <= options_.threshold ? Verdict::Pass : Verdict::Fail;
+}
+
+}  // namespace energy_audit

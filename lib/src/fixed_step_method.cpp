@@ -1,0 +1,59 @@
+#include "energy_audit/steppers/fixed_step_method.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "energy_audit/error.hpp"
+#include "energy_audit/steppers/butcher_tableau.hpp"
+
+namespace energy_audit {
+namespace {
+
+constexpr std::array<FixedStepMethodInfo, 6> methods{{
+    {FixedStepMethod::Euler, "euler", "explicit Euler, order 1", 1},
+    {FixedStepMethod::EulerCromer, "euler-cromer", "semi-implicit (symplectic) Euler, order 1", 1},
+    {FixedStepMethod::Rk2, "rk2", "Heun's second-order Runge-Kutta", 2},
+    {FixedStepMethod::Rk3, "rk3", "Kutta's third-order Runge-Kutta", 3},
+    {FixedStepMethod::Rk4, "rk4", "classic fourth-order Runge-Kutta", 4},
+    {FixedStepMethod::Rkg, "rkg", "Runge-Kutta-Gill, order 4", 4},
+}};
+
+ButcherTableau tableau_of(FixedStepMethod method) {
+  switch (method) {
+    case FixedStepMethod::Euler: return euler_tableau();
+    case FixedStepMethod::Rk2: return heun_tableau();
+    case FixedStepMethod::Rk3: return kutta3_tableau();
+    case FixedStepMethod::Rk4: return rk4_tableau();
+    case FixedStepMethod::Rkg: return gill_tableau();
+    case FixedStepMethod::EulerCromer: break;
+  }
+  throw InvalidArgument("euler-cromer has no Butcher tableau");
+}
+
+}  // namespace
+
+std::span<const FixedStepMethodInfo> fixed_step_methods() { return methods; }
+
+const FixedStepMethodInfo& info(FixedStepMethod method) {
+  return *std::find_if(methods.begin(), methods.end(),
+                       [method](const FixedStepMethodInfo& m) { return m.method == method; });
+}
+
+std::optional<FixedStepMethod> parse_fixed_step_method(std::string_view name) {
+  for (const FixedStepMethodInfo& m : methods) {
+    if (m.name == name) return m.method;
+  }
+  return std::nullopt;
+}
+
+FixedStepper::FixedStepper(FixedStepMethod method)
+    : method_(method),
+      stepper_(method == FixedStepMethod::EulerCromer
+                   ? std::variant<ExplicitRungeKutta, EulerCromer>(EulerCromer{})
+                   : std::variant<ExplicitRungeKutta, EulerCromer>(ExplicitRungeKutta(tableau_of(method)))) {}
+
+void FixedStepper::throw_needs_second_order() {
+  throw InvalidArgument("euler-cromer needs a system with a q/v split (second-order form)");
+}
+
+}  // namespace energy_audit
