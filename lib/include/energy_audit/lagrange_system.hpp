@@ -53,8 +53,8 @@ class LagrangeSystem {
   /// y = [q, v, 0] (or [q, v] when Z is not carried).
   Vector initial_state(const Coordinates& q, const Coordinates& v) const {
     Vector y = Vector::Zero(size());
-    y.head(n) = q;
-    y.segment(n, n) = v;
+    y.template head<n>() = q;
+    y.template segment<n>(n) = v;
     return y;
   }
 

@@ -1,0 +1,334 @@
+/// \file
+/// Benchmarks of the fixed-step module. Every full run integrates the crane
+/// (examples/models/crane.hpp, default parameters and initial state) over [0, 5] with
+/// h = 1e-3, i.e. 5000 steps per iteration. Ratios to read from one run of the binary:
+///
+///   BM_Rk4Crane_AuditOn / BM_Rk4Crane_AuditOff            audit overhead,      target <= 1.05
+///   BM_Rk4_Library / BM_Rk4_HandLoop                       stepper overhead,    target <= 1.05
+///   BM_Rk4_Library / BM_Rk4_Odeint                         against Boost.Odeint, target <= 1
+///   BM_CraneAccelerations_Derived / BM_CraneAccelerations_Hand   per evaluation, target <= 2
+///   BM_Rk4Crane_Derived / BM_Rk4Crane_Hand                 per full run,        target <= 2
+///
+/// Diagnostics (no target): BM_Rk4Crane_AuditOn_StoreNone is AuditOn keeping no history rows,
+/// so AuditOn - StoreNone is the cost of the stored history and StoreNone - BM_Rk4_Library that
+/// of sampling the energies; BM_Rk4_Library - BM_Rk4Crane_AuditOff is the cost of carrying Z.
+///
+/// Library, hand loop and odeint use the same right-hand side (LagrangeSystem<Crane>, hand
+/// accelerations, Z carried) on the same time grid t_k = t0 + k h; main() checks that they end
+/// in the same state before any benchmark runs, and exits with a message if they do not.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include <benchmark/benchmark.h>
+#include <boost/numeric/odeint.hpp>
+#include <boost/numeric/odeint/external/eigen/eigen.hpp>
+
+#include <crane.hpp>
+#include <energy_audit/energy_audit.hpp>
+
+namespace {
+
+namespace ea = energy_audit;
+namespace odeint = boost::numeric::odeint;
+
+using Crane = ea::examples::Crane;
+using System = ea::LagrangeSystem<Crane>;
+using Coordinates = Crane::Coordinates<double>;
+using ea::AccelerationSource;
+using ea::EnergyFlow;
+using ea::Vector;
+
+constexpr double t0 = Crane::interval.t0;
+constexpr double t1 = Crane::interval.t_end;
+constexpr double h = 1e-3;
+
+System make_system(AccelerationSource source, EnergyFlow flow) {
+  return System(Crane{}, source, flow);
+}
+
+Vector initial_state(const System& system) {
+  const ea::InitialState<Crane::dofs> init = system.model().initial_state();
+  return system.initial_state(init.q, init.v);
+}
+
+std::size_t step_count() { return ea::fixed_step_count(t0, t1, h); }
+
+/// integrate_const's grid: t_k = t0 + k h, the last point exactly t1.
+double grid_time(std::size_t k, std::size_t steps) {
+  return k == steps ? t1 : t0 + static_cast<double>(k) * h;
+}
+
+/// Steps per iteration as items, so the report also shows steps per second.
+void count_steps(benchmark::State& state) {
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(step_count()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three rk4 integrations compared in (b).
+
+/// The library: FixedStepper(Rk4) through integrate_const, no observer.
+ea::IntegrationResult library_rk4(ea::FixedStepper& stepper, const System& system, Vector& y) {
+  return ea::integrate_const(stepper, system, y, t0, t1, h);
+}
+
+/// A plain classic rk4 loop on preallocated vectors.
+struct HandRk4Workspace {
+  explicit HandRk4Workspace(Eigen::Index size) : k1(size), k2(size), k3(size), k4(size), tmp(size) {}
+  Vector k1, k2, k3, k4, tmp;
+};
+
+void hand_rk4(HandRk4Workspace& w, const System& system, Vector& y) {
+  const std::size_t steps = step_count();
+  for (std::size_t k = 0; k < steps; ++k) {
+    const double t = grid_time(k, steps);
+    const double dt = grid_time(k + 1, steps) - t;
+    system(y, w.k1, t);
+    w.tmp = y + (0.5 * dt) * w.k1;
+    system(w.tmp, w.k2, t + 0.5 * dt);
+    w.tmp = y + (0.5 * dt) * w.k2;
+    system(w.tmp, w.k3, t + 0.5 * dt);
+    w.tmp = y + dt * w.k3;
+    system(w.tmp, w.k4, t + dt);
+    y += (dt / 6.0) * (w.k1 + 2.0 * w.k2 + 2.0 * w.k3 + w.k4);
+  }
+}
+
+/// Boost.Odeint's classic rk4 on Eigen vectors, driven by do_step on the same grid.
+using OdeintRk4 =
+    odeint::runge_kutta4<Vector, double, Vector, double, odeint::vector_space_algebra>;
+
+void odeint_rk4(OdeintRk4& stepper, const System& system, Vector& y) {
+  const auto rhs = [&system](const Vector& x, Vector& dxdt, double t) { system(x, dxdt, t); };
+  const std::size_t steps = step_count();
+  for (std::size_t k = 0; k < steps; ++k) {
+    const double t = grid_time(k, steps);
+    stepper.do_step(rhs, y, t, grid_time(k + 1, steps) - t);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) Audit overhead.
+
+void BM_Rk4Crane_AuditOff(benchmark::State& state) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Off);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+BENCHMARK(BM_Rk4Crane_AuditOff)->Unit(benchmark::kMicrosecond);
+
+void run_audited(benchmark::State& state, const ea::AuditOptions& options) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::Audit audit(options);
+    ea::IntegrationResult result =
+        ea::integrate_const(stepper, system, y, t0, t1, h, ea::watch(system, audit));
+    double drift = audit.relative_drift();
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(drift);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+
+void BM_Rk4Crane_AuditOn(benchmark::State& state) { run_audited(state, ea::AuditOptions{}); }
+BENCHMARK(BM_Rk4Crane_AuditOn)->Unit(benchmark::kMicrosecond);
+
+/// Diagnostic: the audit judging every step but storing no history row.
+void BM_Rk4Crane_AuditOn_StoreNone(benchmark::State& state) {
+  ea::AuditOptions options;
+  options.store_every = 0;
+  run_audited(state, options);
+}
+BENCHMARK(BM_Rk4Crane_AuditOn_StoreNone)->Unit(benchmark::kMicrosecond);
+
+// ---------------------------------------------------------------------------------------------
+// (b) Library rk4 vs hand loop vs odeint, on the same right-hand side.
+
+void BM_Rk4_Library(benchmark::State& state) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = library_rk4(stepper, system, y);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+BENCHMARK(BM_Rk4_Library)->Unit(benchmark::kMicrosecond);
+
+void BM_Rk4_HandLoop(benchmark::State& state) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  HandRk4Workspace workspace(y0.size());
+  for (auto _ : state) {
+    y = y0;
+    hand_rk4(workspace, system, y);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+BENCHMARK(BM_Rk4_HandLoop)->Unit(benchmark::kMicrosecond);
+
+void BM_Rk4_Odeint(benchmark::State& state) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  OdeintRk4 stepper;
+  for (auto _ : state) {
+    y = y0;
+    odeint_rk4(stepper, system, y);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+BENCHMARK(BM_Rk4_Odeint)->Unit(benchmark::kMicrosecond);
+
+// ---------------------------------------------------------------------------------------------
+// (c) Automatic differentiation vs accelerations derived by hand.
+
+/// A generic state: both angles' sine and cosine and both velocities non-zero.
+struct FixedState {
+  Coordinates q{0.3, -0.7};
+  Coordinates v{0.8, -1.3};
+  double t = 0.37;
+};
+
+void BM_CraneAccelerations_Hand(benchmark::State& state) {
+  const Crane model{};
+  FixedState s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);  // the compiler may not assume the state constant
+    Coordinates a = model.accelerations(s.q, s.v, s.t);
+    benchmark::DoNotOptimize(a);
+  }
+}
+BENCHMARK(BM_CraneAccelerations_Hand);
+
+void BM_CraneAccelerations_Derived(benchmark::State& state) {
+  const Crane model{};
+  FixedState s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    Coordinates a = ea::derived_accelerations(model, s.q, s.v, s.t);
+    benchmark::DoNotOptimize(a);
+  }
+}
+BENCHMARK(BM_CraneAccelerations_Derived);
+
+void run_rk4_crane(benchmark::State& state, AccelerationSource source) {
+  const System system = make_system(source, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+
+void BM_Rk4Crane_Hand(benchmark::State& state) { run_rk4_crane(state, AccelerationSource::Hand); }
+BENCHMARK(BM_Rk4Crane_Hand)->Unit(benchmark::kMicrosecond);
+
+void BM_Rk4Crane_Derived(benchmark::State& state) { run_rk4_crane(state, AccelerationSource::Derived); }
+BENCHMARK(BM_Rk4Crane_Derived)->Unit(benchmark::kMicrosecond);
+
+// ---------------------------------------------------------------------------------------------
+// Checks, before any timing: the compared computations must be the same computation.
+
+double relative_difference(const Vector& reference, const Vector& other) {
+  return (other - reference).norm() / reference.norm();
+}
+
+bool check(std::string_view what, double difference, double tolerance) {
+  const bool ok = difference <= tolerance;  // false for NaN too
+  std::fprintf(stderr, "check: %-44.*s relative difference %.3e (tolerance %.0e) %s\n",
+               static_cast<int>(what.size()), what.data(), difference, tolerance,
+               ok ? "ok" : "FAILED");
+  return ok;
+}
+
+bool check_same_computations() {
+  bool ok = true;
+
+  // (b): library, hand loop and odeint end in the same final state.
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y_library = y0, y_hand = y0, y_odeint = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  const ea::IntegrationResult result = library_rk4(stepper, system, y_library);
+  ok &= check("library completes the 5000 steps", result.diverged || result.steps != 5000 ? 1.0 : 0.0, 0.0);
+  HandRk4Workspace workspace(y0.size());
+  hand_rk4(workspace, system, y_hand);
+  OdeintRk4 odeint_stepper;
+  odeint_rk4(odeint_stepper, system, y_odeint);
+  ok &= check("rk4 final state: hand loop vs library", relative_difference(y_library, y_hand), 1e-12);
+  ok &= check("rk4 final state: odeint vs library", relative_difference(y_library, y_odeint), 1e-12);
+
+  // (a): the audit only watches; q and v evolve as without Z.
+  const System system_off = make_system(AccelerationSource::Hand, EnergyFlow::Off);
+  Vector y_off = initial_state(system_off);
+  ea::FixedStepper stepper_off(ea::FixedStepMethod::Rk4);
+  ea::integrate_const(stepper_off, system_off, y_off, t0, t1, h);
+  Vector y_on = y0;
+  ea::FixedStepper stepper_on(ea::FixedStepMethod::Rk4);
+  ea::Audit audit;
+  ea::integrate_const(stepper_on, system, y_on, t0, t1, h, ea::watch(system, audit));
+  ok &= check("q, v: audit on vs audit off", relative_difference(y_off, y_on.head(y_off.size())), 1e-12);
+  ok &= check("audit stored every step", audit.history().rows() == 5001 ? 0.0 : 1.0, 0.0);
+
+  // (c): derived accelerations agree with the hand-derived ones.
+  const Crane model{};
+  const FixedState s;
+  const Vector a_hand = model.accelerations(s.q, s.v, s.t);
+  const Vector a_derived = ea::derived_accelerations(model, s.q, s.v, s.t);
+  ok &= check("accelerations at the fixed state: derived vs hand", relative_difference(a_hand, a_derived), 1e-12);
+  const System system_derived = make_system(AccelerationSource::Derived, EnergyFlow::Carried);
+  Vector y_derived = y0;
+  ea::FixedStepper stepper_derived(ea::FixedStepMethod::Rk4);
+  ea::integrate_const(stepper_derived, system_derived, y_derived, t0, t1, h);
+  ok &= check("rk4 final state: derived vs hand", relative_difference(y_library, y_derived), 1e-9);
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (!check_same_computations()) {
+    std::fprintf(stderr, "energy_audit_benchmarks: the compared integrations differ; not benchmarking\n");
+    return EXIT_FAILURE;
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

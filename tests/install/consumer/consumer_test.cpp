@@ -1,0 +1,38 @@
+// Built against the installed package: a model, a stepper and the audit from the outside.
+#define BOOST_TEST_MODULE consumer_test
+#include <cmath>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/energy_audit.hpp>
+
+namespace {
+// A pendulum of length 1 m with derived accelerations; small swings are close to cos(sqrt(g) t).
+struct Pendulum {
+  static constexpr int dofs = 1;
+  template <class S>
+  using Coordinates = energy_audit::VectorN<S, 1>;
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const { return 0.5 * v[0] * v[0]; }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const {
+    using std::cos;
+    return -9.81 * cos(q[0]);
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(installed_library_integrates_and_audits) {
+  const energy_audit::LagrangeSystem<Pendulum> system{Pendulum{}};
+  energy_audit::Vector y = system.initial_state(Pendulum::Coordinates<double>(1e-3), Pendulum::Coordinates<double>(0.0));
+  energy_audit::FixedStepper rk4(energy_audit::FixedStepMethod::Rk4);
+  energy_audit::Audit audit;
+  energy_audit::integrate_const(rk4, system, y, 0.0, 2.0, 1e-3, energy_audit::watch(system, audit));
+  BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
+  BOOST_TEST(audit.passed());
+  BOOST_TEST(audit.relative_drift() < 1e-10);
+}

@@ -1,0 +1,105 @@
+// The audit on synthetic samples whose δ_C is known by hand.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/error.hpp>
+
+namespace ea = energy_audit;
+
+namespace {
+
+// A sample with T = T2 = kinetic, V = potential, Z = z: C = kinetic + potential + z.
+void record(ea::Audit& audit, double t, double kinetic, double potential, double z) {
+  ea::Vector q(1), v(1);
+  q << t;
+  v << -t;
+  ea::EnergyTerms e;
+  e.T = e.T2 = kinetic;
+  e.V = potential;
+  audit.record({t, q, v, e, z});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(relative_drift_is_sup_of_drift_over_sup_of_energy_scale) {
+  ea::Audit audit;
+  record(audit, 0.0, 2.0, 1.0, 0.0);    // C = 3
+  record(audit, 0.1, 1.0, 1.5, 0.4);    // C = 2.9
+  record(audit, 0.2, 0.5, -6.0, 8.6);   // C = 3.1, scale max(|E| = 5.5, |T|, |V| = 6) = 6
+  record(audit, 0.3, 1.0, 2.0, 0.05);   // C = 3.05
+  BOOST_TEST(audit.initial_control() == 3.0);
+  BOOST_TEST(audit.max_abs_drift() == 0.1, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.energy_scale() == 6.0);
+  BOOST_TEST(audit.relative_drift() == 0.1 / 6.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.accepted_steps() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(verdict_passes_at_the_threshold_and_fails_above) {
+  ea::Audit at({.threshold = 0.5});
+  record(at, 0.0, 1.0, 1.0, 0.0);
+  record(at, 1.0, 1.0, 1.0, 1.0);  // drift 1, scale 2
+  BOOST_TEST(at.relative_drift() == 0.5);
+  BOOST_TEST(at.passed());
+
+  ea::Audit above({.threshold = 0.4999});
+  record(above, 0.0, 1.0, 1.0, 0.0);
+  record(above, 1.0, 1.0, 1.0, 1.0);
+  BOOST_TEST(!above.passed());
+  BOOST_CHECK(above.verdict() == ea::Verdict::Fail);
+}
+
+BOOST_AUTO_TEST_CASE(default_threshold_is_seed_000s) { BOOST_TEST(ea::Audit{}.threshold() == 1e-3); }
+
+BOOST_AUTO_TEST_CASE(negative_or_non_finite_threshold_is_refused) {
+  BOOST_CHECK_THROW(ea::Audit({.threshold = -1e-3}), ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::Audit({.threshold = std::numeric_limits<double>::quiet_NaN()}), ea::InvalidArgument);
+}
+
+BOOST_AUTO_TEST_CASE(thinning_keeps_every_kth_row_but_drift_sees_every_step) {
+  ea::Audit audit({.store_every = 3});
+  for (int k = 0; k < 10; ++k) record(audit, 0.1 * k, 1.0, 1.0, k == 4 ? 0.5 : 0.0);  // spike at k = 4
+  BOOST_TEST(audit.history().rows() == 4u);  // k = 0, 3, 6, 9
+  BOOST_TEST(audit.history().row(1)[0] == 0.3, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.relative_drift() == 0.25);  // 0.5 / 2, from a step that was not stored
+  BOOST_TEST(audit.last_row()[0] == 0.9, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(output_times_keep_the_first_step_at_or_after_each) {
+  ea::Audit audit({.output_times = {0.25, 0.5, 0.55, 2.0}});
+  for (int k = 0; k <= 10; ++k) record(audit, 0.1 * k, 1.0, 1.0, 0.0);
+  // 0.25 -> 0.3; 0.5 and 0.55 -> 0.5 (= 5 * 0.1 within rounding) and 0.6; 2.0 never reached.
+  BOOST_TEST_REQUIRE(audit.history().rows() == 3u);
+  BOOST_TEST(audit.history().row(0)[0] == 0.3, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.history().row(1)[0] == 0.5, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.history().row(2)[0] == 0.6, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(history_rows_hold_state_and_energies_in_column_order) {
+  ea::Audit audit;
+  record(audit, 0.5, 2.0, 3.0, 0.25);
+  const auto row = audit.history().row(0);
+  // t, q, v, T, T2, T1, T0, V, E, H, Z, C
+  const std::vector<double> expected{0.5, 0.5, -0.5, 2.0, 2.0, 0.0, 0.0, 3.0, 5.0, 5.0, 0.25, 5.25};
+  BOOST_TEST(std::vector<double>(row.begin(), row.end()) == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_control_fails_the_audit) {
+  ea::Audit audit;
+  record(audit, 0.0, 1.0, 1.0, 0.0);
+  record(audit, 0.1, 1.0, 1.0, std::numeric_limits<double>::quiet_NaN());
+  record(audit, 0.2, 1.0, 1.0, 0.0);
+  BOOST_TEST(!audit.passed());
+  BOOST_TEST(std::isinf(audit.relative_drift()));
+}
+
+BOOST_AUTO_TEST_CASE(zero_drift_over_zero_scale_is_zero) {
+  ea::Audit audit;
+  record(audit, 0.0, 0.0, 0.0, 0.0);
+  record(audit, 0.1, 0.0, 0.0, 0.0);
+  BOOST_TEST(audit.relative_drift() == 0.0);
+  BOOST_TEST(audit.passed());
+}

@@ -1,0 +1,83 @@
+// The fixed-step driver: step count, the shortened last step, divergence, bad arguments.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/error.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+
+#include "oscillator.hpp"
+
+namespace ea = energy_audit;
+using energy_audit::testing::Oscillator;
+
+BOOST_AUTO_TEST_CASE(step_count_covers_the_interval_without_slivers) {
+  BOOST_TEST(ea::fixed_step_count(0.0, 5.0, 1e-3) == 5000u);
+  BOOST_TEST(ea::fixed_step_count(0.0, 0.3, 0.1) == 3u);  // 0.3 / 0.1 = 2.9999999999999996
+  BOOST_TEST(ea::fixed_step_count(0.0, 1.0, 0.3) == 4u);  // last step 0.1
+  BOOST_TEST(ea::fixed_step_count(2.0, 3.0, 5.0) == 1u);
+  BOOST_CHECK_THROW(ea::fixed_step_count(0.0, 1.0, 0.0), ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::fixed_step_count(0.0, 1.0, -1e-3), ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::fixed_step_count(1.0, 1.0, 1e-3), ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::fixed_step_count(0.0, std::numeric_limits<double>::infinity(), 1e-3), ea::InvalidArgument);
+}
+
+BOOST_AUTO_TEST_CASE(last_step_is_shortened_to_end_exactly_at_t_end) {
+  const Oscillator model;
+  const ea::LagrangeSystem<Oscillator> system(model);
+  ea::Vector y = system.initial_state(Oscillator::Coordinates<double>(1.0), Oscillator::Coordinates<double>(0.0));
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  std::vector<double> times;
+  const double t_end = 1.234;
+  const auto result = ea::integrate_const(stepper, system, y, 0.0, t_end, 0.01,
+                                          [&](const ea::ConstVectorRef&, double t) { times.push_back(t); });
+  BOOST_TEST(result.steps == 124u);
+  BOOST_TEST(result.rhs_evaluations == 4u * 124u);
+  BOOST_TEST(times.size() == 125u);
+  BOOST_TEST(times.back() == t_end);       // exactly, not t0 + 124 h
+  BOOST_TEST(times[100] == 100 * 0.01);    // t_k = t0 + k h, not a running sum
+  BOOST_TEST(std::abs(y[0] - model.exact_position(1.0, t_end)) < 1e-7);
+}
+
+namespace {
+// y' = y^2 from y(0) = 1 blows up at t = 1.
+struct BlowUp {
+  ea::Index size() const { return 1; }
+  void operator()(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double) const { dydt[0] = y[0] * y[0]; }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(non_finite_state_stops_the_run_and_is_not_observed) {
+  ea::Vector y(1);
+  y << 1.0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Euler);
+  double last_observed = -1;
+  const auto result = ea::integrate_const(stepper, BlowUp{}, y, 0.0, 3.0, 0.1,
+                                          [&](const ea::ConstVectorRef& state, double t) {
+                                            BOOST_TEST(std::isfinite(state[0]));
+                                            last_observed = t;
+                                          });
+  BOOST_TEST(result.diverged);
+  BOOST_TEST(result.t_diverged > 1.0);
+  BOOST_TEST(result.t_diverged < 3.0);
+  BOOST_TEST(result.t_reached == last_observed);
+  BOOST_TEST(result.t_diverged == result.t_reached + 0.1, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(euler_cromer_refuses_a_system_without_q_v_split) {
+  ea::Vector y(1);
+  y << 1.0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::EulerCromer);
+  BOOST_CHECK_THROW(ea::integrate_const(stepper, BlowUp{}, y, 0.0, 0.5, 0.1), ea::InvalidArgument);
+}
+
+BOOST_AUTO_TEST_CASE(state_of_the_wrong_size_is_refused) {
+  const ea::LagrangeSystem<Oscillator> system{Oscillator{}};
+  ea::Vector y = ea::Vector::Zero(2);  // [q, v] without Z
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  BOOST_CHECK_THROW(ea::integrate_const(stepper, system, y, 0.0, 1.0, 0.1), ea::InvalidArgument);
+}
