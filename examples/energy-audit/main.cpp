@@ -2,7 +2,11 @@
 // Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence,
 // 2 usage error, 3 failed verdict with --fail-on-verdict.
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <limits>
+#include <sstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -11,9 +15,10 @@
 #include <CLI/CLI.hpp>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/steppers/fixed_step_method.hpp>
 
+#include "methods.hpp"
 #include "model_registry.hpp"
+#include "plots.hpp"
 #include "report.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
@@ -62,27 +67,72 @@ struct CommonOptions {
   }
 };
 
-FixedStepMethod parse_method(const std::string& name) {
-  if (const auto method = parse_fixed_step_method(name)) return *method;
-  std::string known;
-  for (const FixedStepMethodInfo& m : fixed_step_methods()) known += (known.empty() ? "" : ", ") + std::string(m.name);
-  throw UsageError("--method: unknown method '" + name + "' (known: " + known + ")");
-}
+/// CVODES options shared by run and compare, as the user typed them.
+struct AdaptiveOptions {
+  std::string rtol = "1e-8";
+  std::string atol = "1e-10";
+  std::string max_steps = "100000";
+  std::string z_as = "state";
+  std::string iteration = "newton";
+  std::string initial_step = "0";
+  std::string max_step = "0";
+
+  void add_to(CLI::App& command, bool with_rtol) {
+    if (with_rtol) {
+      command.add_option("--rtol", rtol, "CVODES relative tolerance")->capture_default_str();
+    }
+    command.add_option("--atol", atol, "CVODES absolute tolerance")->capture_default_str();
+    command.add_option("--max-steps", max_steps, "CVODES: most internal steps for the whole run")
+        ->capture_default_str();
+    command.add_option("--z-as", z_as, "carry Z in the CVODES state or as a quadrature: state|quadrature")
+        ->capture_default_str();
+    command.add_option("--iteration", iteration, "CVODES nonlinear iteration: newton|fixed-point")
+        ->capture_default_str();
+    command.add_option("--initial-step", initial_step, "CVODES first step (0: its own estimate)")
+        ->capture_default_str();
+    command.add_option("--max-step", max_step, "CVODES largest step (0: unbounded)")->capture_default_str();
+  }
+
+  sun::CvodesOptions parse() const {
+    sun::CvodesOptions o;
+    o.rtol = parse_number("--rtol", rtol);
+    o.atol = parse_number("--atol", atol);
+    o.max_steps = static_cast<long>(parse_count("--max-steps", max_steps));
+    if (z_as == "state") {
+      o.z_mode = sun::ZMode::State;
+    } else if (z_as == "quadrature") {
+      o.z_mode = sun::ZMode::Quadrature;
+    } else {
+      throw UsageError("--z-as: '" + z_as + "' is neither state nor quadrature");
+    }
+    if (iteration == "newton") {
+      o.iteration = sun::NonlinearIteration::Newton;
+    } else if (iteration == "fixed-point") {
+      o.iteration = sun::NonlinearIteration::FixedPoint;
+    } else {
+      throw UsageError("--iteration: '" + iteration + "' is neither newton nor fixed-point");
+    }
+    o.initial_step = parse_number("--initial-step", initial_step);
+    o.max_step = parse_number("--max-step", max_step);
+    return o;
+  }
+};
 
 int list_command() {
   std::printf("Models:\n");
   for (const ModelEntry& model : model_registry()) {
     std::printf("  %-16s %s\n", model.name.c_str(), model.description.c_str());
   }
-  std::printf("\nMethods (fixed step):\n");
-  for (const FixedStepMethodInfo& m : fixed_step_methods()) {
-    std::printf("  %-16s %s\n", std::string(m.name).c_str(), std::string(m.description).c_str());
+  std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
+  for (const Method& m : all_methods()) {
+    std::printf("  %-16s %s\n", m.name.c_str(), m.description.c_str());
   }
   return exit_finished;
 }
 
 struct RunCommand {
   CommonOptions common;
+  AdaptiveOptions adaptive;
   std::string method = "rk4";
   std::string step = "1e-3";
   std::string every = "1";
@@ -92,8 +142,10 @@ struct RunCommand {
   void add_to(CLI::App& command) {
     common.add_to(command);
     command.add_option("--method", method, "integration method (see `energy-audit list`)")->capture_default_str();
-    command.add_option("--step", step, "fixed step h")->capture_default_str();
-    command.add_option("--every", every, "store every K-th step in the history (delta_C sees all)")->capture_default_str();
+    command.add_option("--step", step, "fixed step h (fixed-step methods)")->capture_default_str();
+    adaptive.add_to(command, true);
+    command.add_option("--every", every, "store every K-th step in the history (delta_C sees all)")
+        ->capture_default_str();
     auto* csv_option = command.add_option("--csv", csv, "write the history to FILE");
     auto* json_option = command.add_option("--json", json, "write the run record to FILE");
     command.add_flag("--no-audit", no_audit, "integrate [q, v] only: no Z, no audit (overhead runs)")
@@ -104,8 +156,9 @@ struct RunCommand {
   int execute() const {
     const ModelEntry& model = find_model(common.model);
     RunSettings settings = common.settings();
-    settings.method = parse_method(method);
+    settings.method = find_method(method);
     settings.step = parse_number("--step", step);
+    settings.cvodes = adaptive.parse();
     settings.audit.store_every = parse_count("--every", every);
     settings.audited = !no_audit;
     const RunOutcome run = run_model(model, common.setup(), settings);
@@ -121,12 +174,15 @@ struct RunCommand {
       written.push_back(json);
     }
     if (!run.finished()) {
-      std::string where = run.integration.diverged
-                              ? "diverged at t = " + std::to_string(run.integration.t_diverged)
-                              : run.error + " (after t = " + std::to_string(run.integration.t_reached) + ")";
+      std::ostringstream where;
+      if (run.diverged_at) {
+        where << "diverged at t = " << *run.diverged_at;
+      } else {
+        where << run.error;
+      }
       std::string files;
       for (const std::string& f : written) files += (files.empty() ? "" : ", ") + f;
-      std::cerr << "energy-audit: " << where
+      std::cerr << "energy-audit: " << where.str()
                 << (files.empty() ? "" : "; history so far written to " + files) << "\n";
       return exit_failure;
     }
@@ -137,51 +193,82 @@ struct RunCommand {
 
 struct CompareCommand {
   CommonOptions common;
+  AdaptiveOptions adaptive;
   std::string methods = "euler,euler-cromer,rk2,rk3,rk4,rkg";
   std::string steps = "1e-2,5e-3,1e-3";
-  std::string csv;
+  std::string rtols = "1e-4,1e-6,1e-8,1e-10";
+  std::string csv, plot, plot_c;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
-    command.add_option("--methods", methods, "comma-separated methods")->capture_default_str();
-    command.add_option("--steps", steps, "comma-separated fixed steps")->capture_default_str();
+    command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
+        ->capture_default_str();
+    command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")->capture_default_str();
+    command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")->capture_default_str();
+    adaptive.add_to(command, false);
     command.add_option("--csv", csv, "write the table to FILE");
+    command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
+    command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
   }
 
   int execute() const {
     const ModelEntry& model = find_model(common.model);
-    const RunSettings base = common.settings();
+    RunSettings base = common.settings();
+    base.cvodes = adaptive.parse();
     const ModelSetup setup = common.setup();
-    std::vector<FixedStepMethod> method_list;
-    for (const std::string& name : split_list("--methods", methods)) method_list.push_back(parse_method(name));
-    std::vector<double> step_list;
+    std::vector<const Method*> method_list;
+    for (const std::string& name : split_list("--methods", methods)) method_list.push_back(&find_method(name, "--methods"));
+    std::vector<double> step_list, rtol_list;
     for (const std::string& text : split_list("--steps", steps)) step_list.push_back(parse_number("--steps", text));
+    for (const std::string& text : split_list("--rtols", rtols)) rtol_list.push_back(parse_number("--rtols", text));
+    for (double rtol : rtol_list) {
+      if (!(rtol > 0)) throw UsageError("--rtols: " + std::to_string(rtol) + " must be > 0");
+    }
 
+    std::size_t total = 0;
+    for (const Method* m : method_list) total += m->adaptive() ? rtol_list.size() : step_list.size();
+    const bool show_progress = isatty(fileno(stderr)) != 0;
     std::vector<ComparisonRow> rows;
-    for (FixedStepMethod method : method_list) {
-      for (std::size_t i = 0; i < step_list.size(); ++i) {
+    for (const Method* method : method_list) {
+      const std::vector<double>& resolutions = method->adaptive() ? rtol_list : step_list;
+      for (std::size_t i = 0; i < resolutions.size(); ++i) {
         RunSettings settings = base;
-        settings.method = method;
-        settings.step = step_list[i];
-        settings.audit.store_every = 0;  // the table needs δ_C, not the history
+        settings.method = *method;
+        (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolutions[i];
+        settings.audit.store_every = history_stride(settings, model);
+        if (show_progress) {
+          std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", rows.size() + 1, total, method->name.c_str(), resolutions[i]);
+        }
         RunOutcome run = run_model(model, setup, settings);
         double order = std::numeric_limits<double>::quiet_NaN();
         if (i > 0 && run.finished() && rows.back().run.finished()) {
-          order = observed_order(rows.back().run.step, rows.back().run.audit->relative_drift(), run.step,
-                                 run.audit->relative_drift());
+          order = observed_order(rows.back().run.resolution(), rows.back().run.audit->relative_drift(),
+                                 run.resolution(), run.audit->relative_drift());
         }
         rows.push_back({std::move(run), order});
       }
     }
+    if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
     std::cout << "model " << model.name << "\n";
     print_comparison(std::cout, rows);
     if (!csv.empty()) write_comparison_csv(csv, rows);
+    if (!plot.empty()) plot_work_precision(plot, model.name, rows);
+    if (!plot_c.empty()) plot_control_drift(plot_c, model.name, rows);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {
         if (row.run.verdict() != "pass") return exit_verdict;
       }
     }
     return exit_finished;
+  }
+
+  /// The table needs δ_C only; --plot-c needs C(t): about 2000 points of a fixed-step run.
+  std::size_t history_stride(const RunSettings& settings, const ModelEntry& model) const {
+    if (plot_c.empty()) return 0;
+    if (settings.method.adaptive()) return 1;
+    const double span = settings.t_end.value_or(model.interval.t_end) - model.interval.t0;
+    const double step_count = span / settings.step;
+    return step_count > 4000 ? static_cast<std::size_t>(step_count / 2000) : 1;
   }
 };
 

@@ -5,11 +5,12 @@
 #include <sstream>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
 
 namespace energy_audit::cli {
 
 std::string RunOutcome::verdict() const {
-  if (integration.diverged) return "diverged";
+  if (diverged_at) return "diverged";
   if (!error.empty()) return "error";
   if (!audit) return "unaudited";
   return audit->passed() ? "pass" : "fail";
@@ -32,16 +33,68 @@ Interval checked_interval(const ModelEntry& model, const RunSettings& settings) 
     }
     interval.t_end = *settings.t_end;
   }
-  const double h = settings.step;
-  if (!std::isfinite(h) || !(h > 0)) throw UsageError("--step: " + number(h) + " must be > 0");
-  if (h > interval.t_end - interval.t0) {
-    throw UsageError("--step: " + number(h) + " is longer than the interval [" + number(interval.t0) +
-                     ", " + number(interval.t_end) + "]");
-  }
   if (!(settings.audit.threshold >= 0)) {
     throw UsageError("--threshold: " + number(settings.audit.threshold) + " must be >= 0");
   }
+  if (settings.method.adaptive()) {
+    const sun::CvodesOptions& o = settings.cvodes;
+    if (!(o.rtol > 0)) throw UsageError("--rtol: " + number(o.rtol) + " must be > 0");
+    if (!(o.atol > 0)) throw UsageError("--atol: " + number(o.atol) + " must be > 0");
+    if (!(o.max_steps > 0)) throw UsageError("--max-steps: must be > 0");
+    if (!(o.initial_step >= 0)) throw UsageError("--initial-step: " + number(o.initial_step) + " must be >= 0");
+    if (!(o.max_step >= 0)) throw UsageError("--max-step: " + number(o.max_step) + " must be >= 0");
+    return interval;
+  }
+  const double h = settings.step;
+  if (!std::isfinite(h) || !(h > 0)) throw UsageError("--step: " + number(h) + " must be > 0");
+  if (h > interval.t_end - interval.t0) {
+    throw UsageError("--step: " + number(h) + " is longer than the interval [" + number(interval.t0) + ", " +
+                     number(interval.t_end) + "]");
+  }
   return interval;
+}
+
+void run_fixed_step(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
+  FixedStepper stepper(*settings.method.fixed_step);
+  Vector y = instance.initial_state;
+  IntegrationResult result;
+  if (outcome.audit) {
+    result = integrate_const(stepper, *instance.system, y, outcome.interval.t0, outcome.interval.t_end,
+                             settings.step, watch(*instance.system, *outcome.audit));
+  } else {
+    result = integrate_const(stepper, *instance.system, y, outcome.interval.t0, outcome.interval.t_end,
+                             settings.step);
+  }
+  outcome.steps = result.steps;
+  outcome.rhs_evaluations = result.rhs_evaluations;
+  if (result.diverged) outcome.diverged_at = result.t_diverged;
+}
+
+void run_cvodes(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
+  sun::CvodesOptions options = settings.cvodes;
+  options.method = settings.method.multistep;
+  if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
+  outcome.cvodes = options;
+  const auto record = [&](const sun::SolverCounters& counters) {
+    outcome.solver_counters = counters;
+    outcome.steps = static_cast<std::size_t>(counters.steps);
+    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
+  };
+  Vector y = instance.initial_state;
+  try {
+    sun::CvodesResult result;
+    if (outcome.audit) {
+      result = sun::integrate_cvodes(*instance.system, y, outcome.interval.t0, outcome.interval.t_end,
+                                     watch(*instance.system, *outcome.audit), options);
+    } else {
+      result = sun::integrate_cvodes(*instance.system, y, outcome.interval.t0, outcome.interval.t_end,
+                                     NoObserver{}, options);
+    }
+    record(result.counters);
+  } catch (const sun::CvodesFailure& failure) {
+    record(failure.counters());
+    throw;
+  }
 }
 
 }  // namespace
@@ -49,33 +102,28 @@ Interval checked_interval(const ModelEntry& model, const RunSettings& settings) 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   RunOutcome outcome;
   outcome.model = model.name;
-  outcome.method = std::string(info(settings.method).name);
+  outcome.method = settings.method;
   outcome.step = settings.step;
+  outcome.cvodes = settings.cvodes;
   outcome.interval = checked_interval(model, settings);
 
   ModelSetup effective = setup;
   effective.energy_flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
-  ModelInstance instance = model.instantiate(effective);
+  const ModelInstance instance = model.instantiate(effective);
   outcome.parameters = instance.parameters;
   if (settings.audited) outcome.audit.emplace(settings.audit);
 
-  FixedStepper stepper(settings.method);
-  Vector y = instance.initial_state;
   const auto start = std::chrono::steady_clock::now();
   try {
-    if (outcome.audit) {
-      outcome.integration = integrate_const(stepper, *instance.system, y, outcome.interval.t0,
-                                            outcome.interval.t_end, settings.step,
-                                            watch(*instance.system, *outcome.audit));
+    if (settings.method.adaptive()) {
+      run_cvodes(outcome, instance, settings);
     } else {
-      outcome.integration = integrate_const(stepper, *instance.system, y, outcome.interval.t0,
-                                            outcome.interval.t_end, settings.step);
+      run_fixed_step(outcome, instance, settings);
     }
-  } catch (const energy_audit::Error& e) {
+  } catch (const std::exception& e) {  // the model's own exceptions end the run the same way
     outcome.error = e.what();
-    if (outcome.audit && outcome.audit->accepted_steps() > 0) {  // keep what was done
-      outcome.integration.steps = outcome.audit->accepted_steps() - 1;
-      outcome.integration.t_reached = outcome.audit->last_row().front();
+    if (!settings.method.adaptive() && outcome.audit && outcome.audit->accepted_steps() > 0) {
+      outcome.steps = outcome.audit->accepted_steps() - 1;  // keep what was done
     }
   }
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// One run: a model, a method and a step, watched by the audit.
+/// One run: a model and a method (a fixed step, or CVODES tolerances), watched by the audit.
 
 #include <optional>
 #include <string>
@@ -8,38 +8,46 @@
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/integrate_const.hpp>
-#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/cvodes_options.hpp>
 
+#include "methods.hpp"
 #include "model_registry.hpp"
 
 namespace energy_audit::cli {
 
 struct RunSettings {
-  FixedStepMethod method = FixedStepMethod::Rk4;
-  double step = 1e-3;
-  std::optional<double> t_end;  ///< the model's own when absent
+  Method method = all_methods()[4];  // rk4
+  double step = 1e-3;                 ///< fixed-step methods
+  sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
+  std::optional<double> t_end;        ///< the model's own when absent
   AuditOptions audit;
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
 };
 
 struct RunOutcome {
   std::string model;
-  std::string method;
-  double step = 0;
+  Method method;
+  double step = 0;             ///< fixed-step methods
+  sun::CvodesOptions cvodes;   ///< adaptive methods
   Interval interval;
   std::vector<Assignment> parameters;
-  IntegrationResult integration;
+  std::size_t steps = 0;       ///< accepted steps
+  std::size_t rhs_evaluations = 0;
+  std::optional<sun::SolverCounters> solver_counters;  ///< adaptive methods
   std::optional<Audit> audit;  ///< absent when the run was not audited
   double wall_seconds = 0;
-  std::string error;           ///< a run-time failure other than divergence
+  std::optional<double> diverged_at;  ///< a fixed-step state became non-finite there
+  std::string error;                  ///< any other run-time failure, with SUNDIALS' flag and t
 
   /// "pass", "fail", "diverged", "error", or "unaudited".
   std::string verdict() const;
-  bool finished() const { return !integration.diverged && error.empty(); }
+  bool finished() const { return !diverged_at && error.empty(); }
+  /// The parameter a compare table varies: the step, or the relative tolerance.
+  double resolution() const { return method.adaptive() ? cvodes.rtol : step; }
 };
 
 /// Checks the settings against the model (UsageError), then integrates. A run-time failure
-/// does not throw: it is kept in `error` together with the history computed so far.
+/// does not throw: it is kept in `diverged_at` or `error` with the history computed so far.
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
 }  // namespace energy_audit::cli

@@ -95,12 +95,20 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("compare crane --steps 1e-2,,1e-3", "--steps");
   expect_usage_error("compare crane --steps 1e-2,-1e-3", "--step");
   expect_usage_error("compare no-such-model", "no-such-model");
+  expect_usage_error("run crane --method cvode-bdf --rtol 0", "--rtol");
+  expect_usage_error("run crane --method cvode-bdf --atol -1", "--atol");
+  expect_usage_error("run crane --method cvode-bdf --rtol fine", "--rtol");
+  expect_usage_error("run crane --method cvode-bdf --max-steps 0", "--max-steps");
+  expect_usage_error("run crane --method cvode-adams --z-as memory", "--z-as");
+  expect_usage_error("run crane --method cvode-adams --iteration picard", "--iteration");
+  expect_usage_error("compare crane --methods cvode-bdf --rtols 1e-6,0", "--rtols");
 }
 
 BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   const Result r = energy_audit("list");
   BOOST_TEST(r.status == 0);
-  for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg"}) {
+  for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
+                           "cvode-bdf", "cvode-adams"}) {
     BOOST_TEST(r.out.find(name) != std::string::npos, name);
   }
 }
@@ -211,7 +219,7 @@ BOOST_AUTO_TEST_CASE(compare_tables_every_method_and_step_with_observed_order) {
   BOOST_TEST_REQUIRE(r.status == 0);
   const auto rows = lines_of(read_file(csv));
   BOOST_TEST_REQUIRE(rows.size() == 1u + 18u);
-  BOOST_TEST(rows[0] == "method,step,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order");
+  BOOST_TEST(rows[0] == "method,step,rtol,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order");
   // rk4 at 5e-3 -> 1e-3: its observed order of delta_C is close to 4.
   for (const std::string& row : rows) {
     if (row.rfind("rk4,0.001,", 0) == 0) {
@@ -220,4 +228,56 @@ BOOST_AUTO_TEST_CASE(compare_tables_every_method_and_step_with_observed_order) {
     }
   }
   BOOST_TEST(energy_audit("compare crane-wrong --methods rk4 --steps 1e-3 --fail-on-verdict").status == 3);
+}
+
+BOOST_AUTO_TEST_CASE(cvodes_runs_report_tolerances_and_sundials_counters) {
+  const fs::path json = scratch_dir() / "cvode.json";
+  const Result r = energy_audit("run crane --method cvode-adams --rtol 1e-9 --z-as quadrature --json " + json.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["method"] == "cvode-adams");
+  BOOST_TEST(j["step"].is_null());
+  BOOST_TEST(j["rtol"].get<double>() == 1e-9);
+  BOOST_TEST(j["atol"].get<double>() == 1e-10);  // the default
+  BOOST_TEST(j["z_as"] == "quadrature");
+  BOOST_TEST(j["verdict"] == "pass");
+  for (const char* key : {"steps", "rhs_evals", "rhs_evals_jacobian", "jac_evals", "nonlinear_iterations",
+                          "error_test_fails", "quadrature_rhs_evals"}) {
+    BOOST_TEST(j["sundials"].contains(key), key);
+  }
+  BOOST_TEST(j["sundials"]["steps"].get<int>() == j["steps"].get<int>());
+  BOOST_TEST(j["sundials"]["steps"].get<int>() > 100);
+  BOOST_TEST(j["final"]["t"].get<double>() == 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(too_tight_max_steps_exits_one_naming_the_flag_and_keeps_history) {
+  const fs::path json = scratch_dir() / "tight.json", csv = scratch_dir() / "tight.csv";
+  const Result r = energy_audit("run crane --method cvode-bdf --max-steps 20 --json " + json.string() + " --csv " +
+                                csv.string());
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(line_count(r.err) == 1u, r.err);
+  BOOST_TEST(r.err.find("CV_TOO_MUCH_WORK") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["steps"].get<int>() == 20);
+  BOOST_TEST(lines_of(read_file(csv)).size() == 1u + 21u);  // header, t0 and 20 steps
+}
+
+BOOST_AUTO_TEST_CASE(compare_mixes_fixed_and_adaptive_methods_and_draws_plots) {
+  const fs::path csv = scratch_dir() / "mixed.csv", plot = scratch_dir() / "wp.png", plot_c = scratch_dir() / "c.png";
+  fs::remove(plot);
+  fs::remove(plot_c);
+  const Result r = energy_audit("compare crane --methods rk4,cvode-bdf,cvode-adams --steps 1e-2,1e-3 --rtols "
+                                "1e-4,1e-6,1e-8,1e-10 --csv " + csv.string() + " --plot " + plot.string() +
+                                " --plot-c " + plot_c.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST(rows.size() == 1u + 2u + 4u + 4u);
+  BOOST_TEST(rows[3].rfind("cvode-bdf,,0.0001,", 0) == 0u, rows[3]);
+  for (const fs::path& png : {plot, plot_c}) {
+    const std::string bytes = read_file(png);
+    BOOST_TEST_REQUIRE(bytes.size() > 1000u, png);
+    BOOST_TEST(bytes.substr(1, 3) == "PNG", png);
+  }
 }

@@ -19,6 +19,8 @@ class AnySystem {
   virtual Index size() const = 0;
   virtual bool carries_energy_flow() const = 0;
   virtual void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const = 0;
+  virtual void motion_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const = 0;
+  virtual double energy_flow_rate(const ConstVectorRef& y, double t) const = 0;
   virtual void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t,
                                   Eigen::Ref<Vector> a, double& z_dot) const = 0;
   virtual EnergySample sample(const ConstVectorRef& y, double t) const = 0;
@@ -35,6 +37,12 @@ class AnySystemAdapter final : public AnySystem {
   bool carries_energy_flow() const override { return system_.carries_energy_flow(); }
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const override {
     system_(y, dydt, t);
+  }
+  void motion_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const override {
+    system_.motion_rates(y, dydt, t);
+  }
+  double energy_flow_rate(const ConstVectorRef& y, double t) const override {
+    return system_.energy_flow_rate(y, t);
   }
   void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t,
                           Eigen::Ref<Vector> a, double& z_dot) const override {

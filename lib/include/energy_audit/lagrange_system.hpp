@@ -67,11 +67,22 @@ class LagrangeSystem {
 
   /// dy/dt = [v, a(q, v, t), Ż(q, v, t)].
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    motion_rates(y, dydt, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_flow_rate(y, t);
+  }
+
+  /// d[q, v]/dt = [v, a(q, v, t)] alone, for integrators that carry Z apart (as a quadrature).
+  void motion_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = accelerations(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_flow_rate(model_, q, v, t);
+  }
+
+  /// Ż at y = [q, v, ...].
+  double energy_flow_rate(const ConstVectorRef& y, double t) const {
+    return energy_audit::energy_flow_rate(model_, Coordinates(y.template head<n>()),
+                                          Coordinates(y.template segment<n>(n)), t);
   }
 
   /// The second-order parts separately, for schemes that need the q/v split (Euler–Cromer).
@@ -80,7 +91,7 @@ class LagrangeSystem {
     const Coordinates q_fixed = q;
     const Coordinates v_fixed = v;
     a = accelerations(q_fixed, v_fixed, t);
-    z_dot = carries_energy_flow() ? energy_flow_rate(model_, q_fixed, v_fixed, t) : 0.0;
+    z_dot = carries_energy_flow() ? energy_audit::energy_flow_rate(model_, q_fixed, v_fixed, t) : 0.0;
   }
 
   EnergySample sample(const ConstVectorRef& y, double t) const {

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <energy_audit/energy_audit.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
 
 namespace {
 // A pendulum of length 1 m with derived accelerations; small swings are close to cos(sqrt(g) t).
@@ -35,4 +36,13 @@ BOOST_AUTO_TEST_CASE(installed_library_integrates_and_audits) {
   BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
   BOOST_TEST(audit.passed());
   BOOST_TEST(audit.relative_drift() < 1e-10);
+}
+
+BOOST_AUTO_TEST_CASE(installed_cvodes_adapter_integrates_and_audits) {
+  const energy_audit::LagrangeSystem<Pendulum> system{Pendulum{}};
+  energy_audit::Vector y = system.initial_state(Pendulum::Coordinates<double>(1e-3), Pendulum::Coordinates<double>(0.0));
+  energy_audit::Audit audit;
+  energy_audit::sun::integrate_cvodes(system, y, 0.0, 2.0, energy_audit::watch(system, audit));
+  BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
+  BOOST_TEST(audit.passed());
 }

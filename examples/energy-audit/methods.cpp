@@ -1,0 +1,31 @@
+#include "methods.hpp"
+
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+
+const std::vector<Method>& all_methods() {
+  static const std::vector<Method> methods = [] {
+    std::vector<Method> list;
+    for (const FixedStepMethodInfo& m : fixed_step_methods()) {
+      list.push_back({std::string(m.name), std::string(m.description), m.method});
+    }
+    list.push_back({"cvode-bdf", "CVODES BDF, variable order 1-5, Newton with a dense linear solver", std::nullopt,
+                    sun::Multistep::Bdf});
+    list.push_back({"cvode-adams", "CVODES Adams-Moulton, variable order 1-12, Newton or fixed point",
+                    std::nullopt, sun::Multistep::Adams});
+    return list;
+  }();
+  return methods;
+}
+
+const Method& find_method(const std::string& name, const char* option) {
+  for (const Method& m : all_methods()) {
+    if (m.name == name) return m;
+  }
+  std::string known;
+  for (const Method& m : all_methods()) known += (known.empty() ? "" : ", ") + m.name;
+  throw UsageError(std::string(option) + ": unknown method '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// Every integration method the command line offers: the native fixed-step ones and the
+/// adaptive SUNDIALS ones.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/cvodes_options.hpp>
+
+namespace energy_audit::cli {
+
+struct Method {
+  std::string name;
+  std::string description;
+  std::optional<FixedStepMethod> fixed_step;  ///< set for the native fixed-step methods
+  sun::Multistep multistep = sun::Multistep::Bdf;  ///< for the CVODES methods
+
+  bool adaptive() const { return !fixed_step; }
+};
+
+/// Fixed-step methods first, then cvode-bdf and cvode-adams.
+const std::vector<Method>& all_methods();
+/// The method called `name`; throws UsageError naming the known ones (`option` names the flag).
+const Method& find_method(const std::string& name, const char* option = "--method");
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// How the CVODES adapter integrates, and what SUNDIALS counted.
+
+namespace energy_audit::sun {
+
+/// Where Ż is carried: appended to the state (it then takes part in error control), or as a
+/// CVODES quadrature (CVodeQuadInit).
+enum class ZMode { State, Quadrature };
+
+enum class Multistep { Bdf, Adams };
+enum class NonlinearIteration { Newton, FixedPoint };
+
+struct CvodesOptions {
+  Multistep method = Multistep::Bdf;
+  NonlinearIteration iteration = NonlinearIteration::Newton;  ///< Newton uses a dense linear solver
+  double rtol = 1e-8;
+  double atol = 1e-10;
+  long max_steps = 100000;     ///< internal steps for the whole run (CVODE is stepped one step at a time)
+  double initial_step = 0;     ///< 0: CVODE's estimate
+  double max_step = 0;         ///< 0: unbounded
+  ZMode z_mode = ZMode::State;
+  bool quadrature_error_control = true;  ///< CVodeSetQuadErrCon, Quadrature mode only
+};
+
+/// SUNDIALS' counters after a run.
+struct SolverCounters {
+  long steps = 0;
+  long rhs_evaluations = 0;           ///< by the integrator
+  long jacobian_rhs_evaluations = 0;  ///< by the difference-quotient Jacobian
+  long jacobian_evaluations = 0;
+  long nonlinear_iterations = 0;
+  long nonlinear_convergence_failures = 0;
+  long error_test_failures = 0;
+  long quadrature_rhs_evaluations = 0;
+};
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,148 @@
+#pragma once
+/// \file
+/// The CVODES adapter: integrates a system y = [q, v, Z] with CVODES (BDF or Adams), Z either in
+/// the state or as a quadrature, and shows every accepted internal step to the observer (CVODE
+/// is stepped one step at a time up to the stop time t1).
+///
+/// System: size() = 2n + 1 with Z last; operator()(y, dydt, t) for all of y;
+/// motion_rates(y, dydt, t) for the first size() - 1 entries; energy_flow_rate(y, t) = Ż.
+/// LagrangeSystem (EnergyFlow::Carried) and AnySystem are such systems.
+
+#include <string>
+#include <utility>
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <energy_audit/error.hpp>
+#include <energy_audit/types.hpp>
+
+#include "energy_audit/sundials/callback_guard.hpp"
+#include "energy_audit/sundials/cvodes_options.hpp"
+#include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/solver_error.hpp"
+
+namespace energy_audit::sun {
+
+struct CvodesResult {
+  SolverCounters counters;
+  double t_reached = 0;
+};
+
+/// A SUNDIALS failure during integrate_cvodes, with the counters up to it.
+class CvodesFailure : public SolverError {
+ public:
+  CvodesFailure(SolverError error, SolverCounters counters)
+      : SolverError(std::move(error)), counters_(counters) {}
+  const SolverCounters& counters() const { return counters_; }
+
+ private:
+  SolverCounters counters_;
+};
+
+namespace detail {
+
+/// What the C callbacks reach through user_data.
+struct CvodesCallbackData {
+  CallbackGuard guard;
+  std::string last_message;  ///< SUNDIALS' last error message, kept instead of printed
+};
+
+template <class System>
+struct CvodesProblem : CvodesCallbackData {
+  const System& system;
+  ZMode z_mode;
+  explicit CvodesProblem(const System& s, ZMode mode) : system(s), z_mode(mode) {}
+};
+
+inline Eigen::Map<Vector> view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Index>(N_VGetLength(v))};
+}
+
+template <class System>
+int cvodes_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
+  auto& problem = *static_cast<CvodesProblem<System>*>(user_data);
+  return problem.guard.run([&] {
+    const Eigen::Map<Vector> rates = view(ydot);
+    if (problem.z_mode == ZMode::State) {
+      problem.system(view(y), rates, t);
+    } else {
+      problem.system.motion_rates(view(y), rates, t);
+    }
+    return rates.allFinite() ? 0 : 1;  // recoverable: CVODE retries with a smaller step
+  });
+}
+
+template <class System>
+int cvodes_energy_flow(sunrealtype t, N_Vector y, N_Vector z_dot, void* user_data) {
+  auto& problem = *static_cast<CvodesProblem<System>*>(user_data);
+  return problem.guard.run([&] {
+    const double rate = problem.system.energy_flow_rate(view(y), t);
+    NV_Ith_S(z_dot, 0) = rate;
+    return std::isfinite(rate) ? 0 : 1;
+  });
+}
+
+void keep_error_message(int error_code, const char* module, const char* function, char* message,
+                        void* data);
+
+SolverCounters read_counters(void* cvode_memory, const CvodesOptions& options);
+
+/// Creates and configures CVODES for `problem` (everything but the right-hand side types).
+struct CvodesSolver {
+  sundials::Context context;
+  NVector y;
+  NVector z;
+  Matrix jacobian;
+  LinearSolver linear_solver;
+  NonlinearSolver nonlinear_solver;
+  CvodeMemory memory;  // declared last: freed first
+};
+void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,
+               CVQuadRhsFn energy_flow, CvodesCallbackData& data, const CvodesOptions& options);
+[[noreturn]] void fail(CvodesSolver& solver, int flag, const char* function, const CvodesCallbackData& data,
+                       const CvodesOptions& options);
+
+}  // namespace detail
+
+/// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
+/// t0 and after every accepted internal step, Z included in both modes. Throws CvodesFailure on
+/// a SUNDIALS failure, and rethrows an exception from the system after CVODES has returned.
+template <class System, class Observer>
+CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                              const CvodesOptions& options = {}) {
+  if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
+  detail::CvodesProblem<System> problem(system, options.z_mode);
+  detail::CvodesSolver solver;
+  const bool quadrature = options.z_mode == ZMode::Quadrature;
+  const Index motion_size = y.size() - 1;
+  detail::configure(solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t0, t1,
+                    detail::cvodes_rhs<System>, detail::cvodes_energy_flow<System>, problem, options);
+
+  observer(y, t0);
+  double t = t0;
+  long steps = 0;
+  while (t < t1) {
+    if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
+    const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
+    ++steps;
+    if (quadrature) {
+      y.head(motion_size) = detail::view(solver.y.get());
+      double t_quadrature = t;
+      const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
+      y[motion_size] = NV_Ith_S(solver.z.get(), 0);
+    } else {
+      y = detail::view(solver.y.get());
+    }
+    observer(y, t);
+  }
+  return {detail::read_counters(solver.memory.get(), options), t};
+}
+
+}  // namespace energy_audit::sun

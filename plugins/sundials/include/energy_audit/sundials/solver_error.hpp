@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// A SUNDIALS failure as an exception: the function, the flag's name, SUNDIALS' own message
+/// and the time reached.
+
+#include <string>
+
+#include <energy_audit/error.hpp>
+
+namespace energy_audit::sun {
+
+class SolverError : public energy_audit::Error {
+ public:
+  SolverError(std::string function, int flag, std::string flag_name, std::string solver_message, double t);
+
+  const std::string& function() const { return function_; }
+  int flag() const { return flag_; }
+  const std::string& flag_name() const { return flag_name_; }  ///< "CV_TOO_MUCH_WORK"
+  double t() const { return t_; }
+
+ private:
+  std::string function_;
+  int flag_;
+  std::string flag_name_;
+  double t_;
+};
+
+/// The name of a CVODE(S) return flag ("CV_TOO_MUCH_WORK").
+std::string cvode_flag_name(int flag);
+
+/// Throws SolverError for a negative flag; `solver_message` is the last message SUNDIALS gave.
+void check_cvode(int flag, const char* function, const std::string& solver_message = {}, double t = 0);
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,1 @@
+// The drop-in audit for existing CVODE programs (being written).

@@ -1,0 +1,200 @@
+// The CVODES adapter on the trolley crane: agreement with a tight rk4 reference, δ_C against
+// rtol, Z as state or quadrature, and failures that end in clear errors with the history kept.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+
+#include "crane.hpp"
+
+namespace ea = energy_audit;
+namespace sun = energy_audit::sun;
+using energy_audit::examples::Crane;
+using CraneSystem = ea::LagrangeSystem<Crane>;
+
+namespace {
+
+ea::Vector crane_start(const CraneSystem& system) {
+  const auto start = system.model().initial_state();
+  return system.initial_state(start.q, start.v);
+}
+
+// y(5) of rk4 at h = 1e-4: an independent reference, accurate to ~1e-12 here.
+const ea::Vector& rk4_reference() {
+  static const ea::Vector y = [] {
+    const CraneSystem system{Crane{}};
+    ea::Vector state = crane_start(system);
+    ea::FixedStepper rk4(ea::FixedStepMethod::Rk4);
+    ea::integrate_const(rk4, system, state, 0.0, 5.0, 1e-4);
+    return state;
+  }();
+  return y;
+}
+
+struct CvodesRun {
+  ea::Vector y;
+  ea::Audit audit;
+  sun::CvodesResult result;
+};
+
+CvodesRun run_cvodes(sun::CvodesOptions options) {
+  const CraneSystem system{Crane{}};
+  CvodesRun run{crane_start(system), ea::Audit{}, {}};
+  run.result = sun::integrate_cvodes(system, run.y, 0.0, 5.0, ea::watch(system, run.audit), options);
+  return run;
+}
+
+sun::CvodesOptions options_for(sun::Multistep method, double rtol, sun::ZMode mode = sun::ZMode::State) {
+  sun::CvodesOptions o;
+  o.method = method;
+  o.rtol = rtol;
+  o.atol = rtol * 1e-2;
+  o.z_mode = mode;
+  return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tight_cvodes_reproduces_rk4_at_t_5) {
+  for (const auto method : {sun::Multistep::Bdf, sun::Multistep::Adams}) {
+    const CvodesRun run = run_cvodes(options_for(method, 1e-10));
+    const double difference = (run.y.head(4) - rk4_reference().head(4)).cwiseAbs().maxCoeff();
+    BOOST_TEST_MESSAGE("method " << static_cast<int>(method) << ": max |y - y_rk4| = " << difference);
+    BOOST_TEST(difference < 1e-7);
+    BOOST_TEST(run.result.t_reached == 5.0);
+    BOOST_TEST(run.audit.accepted_steps() == static_cast<std::size_t>(run.result.counters.steps) + 1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(delta_c_falls_monotonically_with_rtol) {
+  for (const auto method : {sun::Multistep::Bdf, sun::Multistep::Adams}) {
+    double previous = std::numeric_limits<double>::infinity();
+    for (double rtol : {1e-4, 1e-6, 1e-8, 1e-10}) {
+      const double delta = run_cvodes(options_for(method, rtol)).audit.relative_drift();
+      BOOST_TEST_MESSAGE("rtol " << rtol << ": delta_C = " << delta);
+      BOOST_TEST(delta < previous);
+      previous = delta;
+    }
+    BOOST_TEST(previous < 1e-7);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(z_as_quadrature_agrees_with_z_as_state) {
+  for (const auto method : {sun::Multistep::Bdf, sun::Multistep::Adams}) {
+    const CvodesRun state = run_cvodes(options_for(method, 1e-10, sun::ZMode::State));
+    for (bool error_control : {true, false}) {
+      sun::CvodesOptions o = options_for(method, 1e-10, sun::ZMode::Quadrature);
+      o.quadrature_error_control = error_control;
+      const CvodesRun quadrature = run_cvodes(o);
+      // The motion to the global error of either run; Z (about 370 J here) relative to it.
+      BOOST_TEST((quadrature.y.head(4) - state.y.head(4)).cwiseAbs().maxCoeff() < 1e-6);
+      BOOST_TEST((quadrature.y.head(4) - rk4_reference().head(4)).cwiseAbs().maxCoeff() < 1e-6);
+      BOOST_TEST(quadrature.y[4] == state.y[4], boost::test_tools::tolerance(1e-8));  // Z(5)
+      BOOST_TEST(quadrature.audit.relative_drift() < 1e-6);
+      BOOST_TEST(quadrature.result.counters.quadrature_rhs_evaluations > 0);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(adams_with_fixed_point_iteration) {
+  sun::CvodesOptions o = options_for(sun::Multistep::Adams, 1e-9);
+  o.iteration = sun::NonlinearIteration::FixedPoint;
+  const CvodesRun run = run_cvodes(o);
+  BOOST_TEST((run.y.head(4) - rk4_reference().head(4)).cwiseAbs().maxCoeff() < 1e-6);
+  BOOST_TEST(run.result.counters.jacobian_evaluations == 0);
+  BOOST_TEST(run.audit.passed());
+}
+
+namespace {
+
+// The crane, with a right-hand side that fails from t_fail on: throws, or returns NaN.
+struct FailingCrane {
+  enum class Failure { Throw, NaN };
+  CraneSystem crane{Crane{}};
+  Failure failure;
+  double t_fail = 0.5;
+
+  ea::Index size() const { return crane.size(); }
+  void fail_after(double t, Eigen::Ref<ea::Vector> rates) const {
+    if (t < t_fail) return;
+    if (failure == Failure::Throw) throw std::runtime_error("model failure at t = " + std::to_string(t));
+    rates[1] = std::numeric_limits<double>::quiet_NaN();
+  }
+  void operator()(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    crane(y, dydt, t);
+    fail_after(t, dydt);
+  }
+  void motion_rates(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    crane.motion_rates(y, dydt, t);
+    fail_after(t, dydt);
+  }
+  double energy_flow_rate(const ea::ConstVectorRef& y, double t) const { return crane.energy_flow_rate(y, t); }
+  ea::EnergySample sample(const ea::ConstVectorRef& y, double t) const { return crane.sample(y, t); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(throwing_rhs_is_rethrown_after_cvodes_returns_with_history_kept) {
+  const FailingCrane system{.failure = FailingCrane::Failure::Throw};
+  ea::Vector y = crane_start(system.crane);
+  ea::Audit audit;
+  BOOST_CHECK_EXCEPTION(sun::integrate_cvodes(system, y, 0.0, 5.0, ea::watch(system, audit)), std::runtime_error,
+                        [](const std::runtime_error& e) { return std::string(e.what()).find("model failure") == 0; });
+  BOOST_TEST(audit.accepted_steps() > 1u);
+  BOOST_TEST(audit.last_row()[0] <= 0.5);
+  BOOST_TEST(audit.last_row()[0] > 0.3);
+}
+
+BOOST_AUTO_TEST_CASE(nan_rhs_ends_in_a_solver_error_naming_flag_and_time) {
+  const FailingCrane system{.failure = FailingCrane::Failure::NaN};
+  ea::Vector y = crane_start(system.crane);
+  ea::Audit audit;
+  try {
+    sun::integrate_cvodes(system, y, 0.0, 5.0, ea::watch(system, audit));
+    BOOST_FAIL("a NaN right-hand side must fail");
+  } catch (const sun::CvodesFailure& e) {
+    BOOST_TEST_MESSAGE(e.what());
+    BOOST_TEST(e.flag_name().rfind("CV_", 0) == 0u);
+    BOOST_TEST(e.t() <= 0.5);
+    BOOST_TEST(e.t() > 0.3);
+    BOOST_TEST(std::string(e.what()).find(e.flag_name()) != std::string::npos);
+    BOOST_TEST(std::string(e.what()).find("t = ") != std::string::npos);
+  }
+  BOOST_TEST(audit.accepted_steps() > 1u);
+}
+
+BOOST_AUTO_TEST_CASE(too_tight_max_steps_names_cv_too_much_work_and_keeps_history) {
+  sun::CvodesOptions o;
+  o.max_steps = 25;
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  ea::Audit audit;
+  try {
+    sun::integrate_cvodes(system, y, 0.0, 5.0, ea::watch(system, audit), o);
+    BOOST_FAIL("25 steps cannot reach t = 5");
+  } catch (const sun::CvodesFailure& e) {
+    BOOST_TEST(e.flag_name() == "CV_TOO_MUCH_WORK");
+    BOOST_TEST(e.t() > 0.0);
+    BOOST_TEST(e.t() == audit.last_row()[0]);
+    BOOST_TEST(e.counters().steps == 25);
+  }
+  BOOST_TEST(audit.accepted_steps() == 26u);  // t0 and 25 steps
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_are_refused) {
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  sun::CvodesOptions o;
+  o.rtol = -1;
+  BOOST_CHECK_THROW(sun::integrate_cvodes(system, y, 0.0, 5.0, ea::NoObserver{}, o), ea::InvalidArgument);
+  ea::Vector short_state = y.head(4);
+  BOOST_CHECK_THROW(sun::integrate_cvodes(system, short_state, 0.0, 5.0, ea::NoObserver{}), ea::InvalidArgument);
+}
