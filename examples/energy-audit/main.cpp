@@ -38,6 +38,8 @@ struct CommonOptions {
   std::vector<std::string> sets;
   std::vector<std::string> inits;
   std::string threshold = "1e-3";
+  std::string stabilize = "none";
+  std::string baumgarte = "5,5";
   bool fail_on_verdict = false;
 
   void add_to(CLI::App& command) {
@@ -48,6 +50,10 @@ struct CommonOptions {
     command.add_option("--init", inits, "set an initial value, NAME=VALUE (repeatable)")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->expected(1);
     command.add_option("--threshold", threshold, "pass when delta_C <= X")->capture_default_str();
+    command.add_option("--stabilize", stabilize, "multiplier models: none|baumgarte|ggl (ggl on idas only)")
+        ->capture_default_str();
+    command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
+        ->capture_default_str();
     command.add_flag("--fail-on-verdict", fail_on_verdict, "exit 3 when the verdict is not pass");
   }
 
@@ -63,6 +69,19 @@ struct CommonOptions {
     if (!t_end.empty()) r.t_end = parse_number("--t-end", t_end);
     r.audit.threshold = parse_number("--threshold", threshold);
     if (r.audit.threshold < 0) throw UsageError("--threshold: " + threshold + " must be >= 0");
+    if (stabilize == "none") {
+      r.stabilization = Stabilization::None;
+    } else if (stabilize == "baumgarte") {
+      r.stabilization = Stabilization::Baumgarte;
+    } else if (stabilize == "ggl") {
+      r.stabilization = Stabilization::Ggl;
+    } else {
+      throw UsageError("--stabilize: '" + stabilize + "' is none of none, baumgarte, ggl");
+    }
+    const std::vector<std::string> coefficients = split_list("--baumgarte", baumgarte);
+    if (coefficients.size() != 2) throw UsageError("--baumgarte: '" + baumgarte + "' is not ALPHA,BETA");
+    r.baumgarte = {parse_number("--baumgarte", coefficients[0]), parse_number("--baumgarte", coefficients[1])};
+    if (r.baumgarte.alpha < 0 || r.baumgarte.beta < 0) throw UsageError("--baumgarte: alpha and beta must be >= 0");
     return r;
   }
 };
@@ -120,13 +139,17 @@ struct AdaptiveOptions {
 
 int list_command() {
   std::printf("Models:\n");
+  std::string multiplier_models;
   for (const ModelEntry& model : model_registry()) {
     std::printf("  %-16s %s\n", model.name.c_str(), model.description.c_str());
+    if (model.has_multipliers()) multiplier_models += (multiplier_models.empty() ? "" : ", ") + model.name;
   }
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
   for (const Method& m : all_methods()) {
-    std::printf("  %-16s %s\n", m.name.c_str(), m.description.c_str());
+    const std::string runs = m.runs_only_multiplier_models() ? multiplier_models : "all models";
+    std::printf("  %-16s %s; runs: %s\n", m.name.c_str(), m.description.c_str(), runs.c_str());
   }
+  std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (idas).\n");
   return exit_finished;
 }
 

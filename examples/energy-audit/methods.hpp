@@ -12,13 +12,18 @@
 
 namespace energy_audit::cli {
 
+enum class MethodKind { FixedStep, Cvodes, Idas };
+
 struct Method {
   std::string name;
   std::string description;
-  std::optional<FixedStepMethod> fixed_step;  ///< set for the native fixed-step methods
-  sun::Multistep multistep = sun::Multistep::Bdf;  ///< for the CVODES methods
+  MethodKind kind = MethodKind::FixedStep;
+  FixedStepMethod fixed_step = FixedStepMethod::Rk4;  ///< for the native fixed-step methods
+  sun::Multistep multistep = sun::Multistep::Bdf;     ///< for the CVODES methods
 
-  bool adaptive() const { return !fixed_step; }
+  bool adaptive() const { return kind != MethodKind::FixedStep; }
+  /// IDAS needs a residual (multiplier) model; the other methods run every model.
+  bool runs_only_multiplier_models() const { return kind == MethodKind::Idas; }
 };
 
 /// Fixed-step methods first, then cvode-bdf and cvode-adams.

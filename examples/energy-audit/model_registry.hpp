@@ -9,9 +9,13 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include <energy_audit/any_multiplier_system.hpp>
 #include <energy_audit/any_system.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/model_description.hpp>
+#include <energy_audit/multiplier_system.hpp>
 
 #include "usage_error.hpp"
 
@@ -22,11 +26,13 @@ struct ModelSetup {
   std::vector<Assignment> parameters;
   std::vector<Assignment> initial_values;
   EnergyFlow energy_flow = EnergyFlow::Carried;
+  std::optional<Baumgarte> baumgarte;  ///< multiplier models, index-1 form
 };
 
 /// A model ready to integrate.
 struct ModelInstance {
   std::unique_ptr<AnySystem> system;
+  const AnyMultiplierSystem* multiplier_system = nullptr;  ///< `system` again, for multiplier models
   Vector initial_state;
   Interval interval;
   std::vector<Assignment> parameters;  ///< values in effect, in the model's order
@@ -38,7 +44,10 @@ struct ModelEntry {
   std::vector<std::string> coordinate_names;
   std::vector<std::string> parameter_names;
   std::vector<std::string> initial_value_names;
+  std::vector<std::string> multiplier_names;  ///< empty unless a multiplier model
   Interval interval;
+
+  bool has_multipliers() const { return !multiplier_names.empty(); }
   std::function<ModelInstance(const ModelSetup&)> instantiate;  ///< throws UsageError
 };
 
@@ -69,8 +78,19 @@ std::vector<std::string> names_of(const Members& members) {
 
 /// The entry for model M under `name`, its accelerations taken from `source`.
 template <DescribedModel M>
+constexpr AccelerationSource default_source_of() {
+  if constexpr (HasHandAccelerations<M>) {
+    return AccelerationSource::Hand;
+  } else {
+    return AccelerationSource::Derived;
+  }
+}
+
+/// The entry for model M under `name`; a Lagrange model takes its accelerations from `source`,
+/// a multiplier model always from its saddle-point system.
+template <DescribedModel M>
 ModelEntry make_entry(std::string name, std::string description,
-                      AccelerationSource source = LagrangeSystem<M>::default_source()) {
+                      AccelerationSource source = default_source_of<M>()) {
   ModelEntry entry;
   entry.name = name;
   entry.description = std::move(description);
@@ -78,6 +98,13 @@ ModelEntry make_entry(std::string name, std::string description,
   entry.parameter_names = detail::names_of(M::parameters());
   entry.initial_value_names = detail::names_of(M::initial_values());
   entry.interval = M::interval;
+  if constexpr (MultiplierModel<M>) {
+    if constexpr (requires { M::multiplier_names(); }) {
+      for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);
+    } else {
+      for (int k = 1; k <= M::constraints; ++k) entry.multiplier_names.push_back("lambda" + std::to_string(k));
+    }
+  }
   entry.instantiate = [name, source](const ModelSetup& setup) {
     M model;
     for (const Assignment& a : setup.parameters) detail::assign(model, M::parameters(), a, "--set", name);
@@ -87,10 +114,18 @@ ModelEntry make_entry(std::string name, std::string description,
     ModelInstance instance;
     for (const auto& p : M::parameters()) instance.parameters.push_back({std::string(p.name), model.*(p.member)});
     const InitialState<M::dofs> start = model.initial_state();
-    LagrangeSystem<M> system(model, source, setup.energy_flow);
-    instance.initial_state = system.initial_state(start.q, start.v);
     instance.interval = M::interval;
-    instance.system = make_any_system(std::move(system));
+    if constexpr (MultiplierModel<M>) {
+      MultiplierSystem<M> system(model, setup.baumgarte, setup.energy_flow);
+      instance.initial_state = system.initial_state(start.q, start.v);
+      auto any = make_any_multiplier_system(std::move(system));
+      instance.multiplier_system = any.get();
+      instance.system = std::move(any);
+    } else {
+      LagrangeSystem<M> system(model, source, setup.energy_flow);
+      instance.initial_state = system.initial_state(start.q, start.v);
+      instance.system = make_any_system(std::move(system));
+    }
     return instance;
   };
   return entry;

@@ -12,6 +12,7 @@ const std::vector<ModelEntry>& model_registry() {
       make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
                         AccelerationSource::Derived),
       make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+      make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
   };
   return models;
 }

@@ -88,7 +88,7 @@ void plot_control_drift(const std::string& png_path, const std::string& model,
     const RunOutcome& run = row.run;
     if (!run.audit || run.audit->history().rows() < 2) continue;
     const History& history = run.audit->history();
-    const std::size_t c_column = history.row_size() - 1;  // C is the last column
+    const std::size_t c_column = history.layout().multiplier_offset() - 1;  // C ends the energies
     s << "$r" << titles.size() << " << EOD\n";
     for (std::size_t r = 0; r < history.rows(); ++r) {
       const double drift = std::abs(history.row(r)[c_column] - run.audit->initial_control());

@@ -49,9 +49,8 @@ Json counters_json(const sun::SolverCounters& c) {
   return j;
 }
 
-// Row layout of History: t, q (n), v (n), then History::energy_columns.
-Json final_state_json(const ModelEntry& model, const std::vector<double>& row) {
-  const std::size_t n = model.coordinate_names.size();
+Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, const std::vector<double>& row) {
+  const std::size_t n = layout.dofs;
   Json j;
   j["t"] = row[0];
   j["q"] = Json::object();
@@ -63,7 +62,7 @@ Json final_state_json(const ModelEntry& model, const std::vector<double>& row) {
   for (std::size_t c = 0; c < History::energy_column_count; ++c) {
     const std::string name = History::energy_columns[c];
     if (name == "T" || name == "V" || name == "E" || name == "H" || name == "Z" || name == "C") {
-      j[name] = row[1 + 2 * n + c];
+      j[name] = row[layout.energy_offset() + c];
     }
   }
   return j;
@@ -87,6 +86,11 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
     const sun::SolverCounters& c = *run.solver_counters;
     out << "sundials   " << c.jacobian_evaluations << " Jacobian evals, " << c.nonlinear_iterations
         << " nonlinear iterations, " << c.error_test_failures << " error-test failures\n";
+  }
+  if (run.audit && run.audit->max_constraint_drift()) {
+    const ConstraintDrift d = *run.audit->max_constraint_drift();
+    out << "constraint max |Phi| " << format("%.3e", d.position) << ", max |G v + g| " << format("%.3e", d.velocity)
+        << " (stabilization " << stabilization_name(run.stabilization) << ")\n";
   }
   out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n"
       << "verdict    " << run.verdict();
@@ -116,13 +120,24 @@ void write_json(const std::string& path, const ModelEntry& model, const RunOutco
   j["verdict"] = run.verdict();
   if (run.diverged_at) j["diverged_at"] = *run.diverged_at;
   if (!run.error.empty()) j["error"] = run.error;
+  if (model.has_multipliers()) {
+    j["stabilization"] = stabilization_name(run.stabilization);
+    if (run.stabilization == Stabilization::Baumgarte) {
+      j["baumgarte"] = {{"alpha", run.baumgarte.alpha}, {"beta", run.baumgarte.beta}};
+    }
+    if (const auto drift = audit.max_constraint_drift()) {
+      j["max_constraint_drift"] = {{"position", drift->position}, {"velocity", drift->velocity}};
+    } else {
+      j["max_constraint_drift"] = nullptr;
+    }
+  }
   j["C0"] = audit.initial_control();
   j["max_abs_dC"] = audit.max_abs_drift();
   j["energy_scale"] = audit.energy_scale();
   j["wall_seconds"] = run.wall_seconds;
   j["params"] = Json::object();
   for (const Assignment& p : run.parameters) j["params"][p.name] = p.value;
-  j["final"] = audit.last_row().empty() ? Json(nullptr) : final_state_json(model, audit.last_row());
+  j["final"] = audit.last_row().empty() ? Json(nullptr) : final_state_json(model, audit.layout(), audit.last_row());
 
   std::ofstream out = open_for_writing(path);
   out << j.dump(2) << "\n";
@@ -135,6 +150,13 @@ void write_history_csv(const std::string& path, const ModelEntry& model, const R
   for (const std::string& name : model.coordinate_names) out << "," << name;
   for (const std::string& name : model.coordinate_names) out << "," << name << "_dot";
   for (const char* name : History::energy_columns) out << "," << name;
+  const HistoryLayout& layout = run.audit->layout();
+  if (layout.multipliers == model.multiplier_names.size()) {
+    for (const std::string& name : model.multiplier_names) out << "," << name;
+  }
+  if (layout.constraint_drift) {
+    for (const char* name : History::drift_columns) out << "," << name;
+  }
   out << "\n";
   const History& history = run.audit->history();
   for (std::size_t r = 0; r < history.rows(); ++r) {

@@ -6,6 +6,7 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/integrate_idas.hpp>
 
 namespace energy_audit::cli {
 
@@ -16,6 +17,15 @@ std::string RunOutcome::verdict() const {
   return audit->passed() ? "pass" : "fail";
 }
 
+const char* stabilization_name(Stabilization s) {
+  switch (s) {
+    case Stabilization::Baumgarte: return "baumgarte";
+    case Stabilization::Ggl: return "ggl";
+    case Stabilization::None: break;
+  }
+  return "none";
+}
+
 namespace {
 
 std::string number(double value) {
@@ -24,7 +34,34 @@ std::string number(double value) {
   return out.str();
 }
 
+std::string models_with_multipliers() {
+  std::string names;
+  for (const ModelEntry& entry : model_registry()) {
+    if (entry.has_multipliers()) names += (names.empty() ? "" : ", ") + entry.name;
+  }
+  return names;
+}
+
+void check_method_fits_model(const ModelEntry& model, const RunSettings& settings) {
+  const std::string& method = settings.method.name;
+  if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
+    throw UsageError("--method: " + method + " cannot run model " + model.name +
+                     ", which has no constraints (" + method + " runs: " + models_with_multipliers() + ")");
+  }
+  if (settings.stabilization == Stabilization::None) return;
+  if (!model.has_multipliers()) {
+    throw UsageError(std::string("--stabilize: model ") + model.name + " has no constraints to stabilize");
+  }
+  if (settings.stabilization == Stabilization::Ggl && settings.method.kind != MethodKind::Idas) {
+    throw UsageError("--stabilize: ggl is a residual form for --method idas, not for " + method);
+  }
+  if (!(settings.baumgarte.alpha >= 0) || !(settings.baumgarte.beta >= 0)) {
+    throw UsageError("--baumgarte: alpha and beta must be >= 0");
+  }
+}
+
 Interval checked_interval(const ModelEntry& model, const RunSettings& settings) {
+  check_method_fits_model(model, settings);
   Interval interval = model.interval;
   if (settings.t_end) {
     if (!std::isfinite(*settings.t_end) || !(*settings.t_end > interval.t0)) {
@@ -55,7 +92,7 @@ Interval checked_interval(const ModelEntry& model, const RunSettings& settings) 
 }
 
 void run_fixed_step(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
-  FixedStepper stepper(*settings.method.fixed_step);
+  FixedStepper stepper(settings.method.fixed_step);
   Vector y = instance.initial_state;
   IntegrationResult result;
   if (outcome.audit) {
@@ -97,6 +134,40 @@ void run_cvodes(RunOutcome& outcome, const ModelInstance& instance, const RunSet
   }
 }
 
+void run_idas(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
+  sun::IdasOptions options;
+  options.rtol = settings.cvodes.rtol;
+  options.atol = settings.cvodes.atol;
+  options.max_steps = settings.cvodes.max_steps;
+  options.initial_step = settings.cvodes.initial_step;
+  options.max_step = settings.cvodes.max_step;
+  options.z_mode = outcome.audit ? settings.cvodes.z_mode : sun::ZMode::State;
+  options.quadrature_error_control = settings.cvodes.quadrature_error_control;
+  options.form = settings.stabilization == Stabilization::Ggl ? sun::DaeForm::Ggl : sun::DaeForm::Index1;
+  if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
+  outcome.cvodes.z_mode = options.z_mode;
+  const auto record = [&](const sun::SolverCounters& counters) {
+    outcome.solver_counters = counters;
+    outcome.steps = static_cast<std::size_t>(counters.steps);
+    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
+  };
+  Vector y = instance.initial_state;
+  const AnyMultiplierSystem& system = *instance.multiplier_system;
+  try {
+    sun::IdasResult result;
+    if (outcome.audit) {
+      result = sun::integrate_idas(system, y, outcome.interval.t0, outcome.interval.t_end, watch(system, *outcome.audit),
+                                   options);
+    } else {
+      result = sun::integrate_idas(system, y, outcome.interval.t0, outcome.interval.t_end, NoObserver{}, options);
+    }
+    record(result.counters);
+  } catch (const sun::IdasFailure& failure) {
+    record(failure.counters());
+    throw;
+  }
+}
+
 }  // namespace
 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
@@ -105,9 +176,12 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   outcome.method = settings.method;
   outcome.step = settings.step;
   outcome.cvodes = settings.cvodes;
+  outcome.stabilization = settings.stabilization;
+  outcome.baumgarte = settings.baumgarte;
   outcome.interval = checked_interval(model, settings);
 
   ModelSetup effective = setup;
+  if (settings.stabilization == Stabilization::Baumgarte) effective.baumgarte = settings.baumgarte;
   effective.energy_flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
   const ModelInstance instance = model.instantiate(effective);
   outcome.parameters = instance.parameters;
@@ -115,7 +189,9 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    if (settings.method.adaptive()) {
+    if (settings.method.kind == MethodKind::Idas) {
+      run_idas(outcome, instance, settings);
+    } else if (settings.method.kind == MethodKind::Cvodes) {
       run_cvodes(outcome, instance, settings);
     } else {
       run_fixed_step(outcome, instance, settings);

@@ -8,6 +8,7 @@
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/integrate_const.hpp>
+#include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
 
 #include "methods.hpp"
@@ -15,10 +16,16 @@
 
 namespace energy_audit::cli {
 
+/// Constraint stabilization for multiplier models.
+enum class Stabilization { None, Baumgarte, Ggl };
+const char* stabilization_name(Stabilization s);
+
 struct RunSettings {
   Method method = all_methods()[4];  // rk4
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
+  Stabilization stabilization = Stabilization::None;
+  Baumgarte baumgarte{5.0, 5.0};      ///< used with Stabilization::Baumgarte
   std::optional<double> t_end;        ///< the model's own when absent
   AuditOptions audit;
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
@@ -28,7 +35,9 @@ struct RunOutcome {
   std::string model;
   Method method;
   double step = 0;             ///< fixed-step methods
-  sun::CvodesOptions cvodes;   ///< adaptive methods
+  sun::CvodesOptions cvodes;   ///< adaptive methods (rtol, atol, max steps, Z mode also for idas)
+  Stabilization stabilization = Stabilization::None;
+  Baumgarte baumgarte;
   Interval interval;
   std::vector<Assignment> parameters;
   std::size_t steps = 0;       ///< accepted steps

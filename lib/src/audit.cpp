@@ -18,15 +18,26 @@ Audit::Audit(AuditOptions options) : options_(std::move(options)) {
 void Audit::record(const EnergySample& sample) {
   const double C = sample.C();
   const EnergyTerms& e = sample.energy;
-  if (accepted_steps_ == 0) C0_ = C;
+  if (accepted_steps_ == 0) {
+    C0_ = C;
+    layout_ = HistoryLayout::of(sample);
+  }
   // A non-finite C must fail the audit, and std::max would drop a NaN.
   const double drift = std::isfinite(C) ? std::abs(C - C0_) : std::numeric_limits<double>::infinity();
   max_abs_drift_ = std::max(max_abs_drift_, drift);
   energy_scale_ = std::max({energy_scale_, std::abs(e.E()), std::abs(e.T), std::abs(e.V)});
+  if (sample.constraint_drift) {
+    // ‖Φ‖ is NaN for kinematic constraints: the sup stays NaN only if every step has NaN.
+    const ConstraintDrift& d = *sample.constraint_drift;
+    if (!max_constraint_drift_) max_constraint_drift_ = d;
+    ConstraintDrift& sup = *max_constraint_drift_;
+    if (std::isnan(sup.position) || d.position > sup.position) sup.position = d.position;
+    if (std::isnan(sup.velocity) || d.velocity > sup.velocity) sup.velocity = d.velocity;
+  }
   ++accepted_steps_;
 
   History::make_row(sample, last_row_);
-  if (should_store(sample.t)) history_.append_row(last_row_);
+  if (should_store(sample.t)) history_.append_row(layout_, last_row_);
 }
 
 bool Audit::should_store(double t) {

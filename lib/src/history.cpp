@@ -5,26 +5,35 @@
 
 namespace energy_audit {
 
+HistoryLayout HistoryLayout::of(const EnergySample& sample) {
+  return {static_cast<std::size_t>(sample.q.size()), static_cast<std::size_t>(sample.multipliers.size()),
+          sample.constraint_drift.has_value()};
+}
+
+std::size_t HistoryLayout::multiplier_offset() const {
+  return energy_offset() + History::energy_column_count;
+}
+
 void History::make_row(const EnergySample& sample, std::vector<double>& row) {
-  const auto n = static_cast<std::size_t>(sample.q.size());
-  row.resize(1 + 2 * n + energy_column_count);
+  row.resize(HistoryLayout::of(sample).row_size());
   auto out = row.begin();
   *out++ = sample.t;
   out = std::copy(sample.q.begin(), sample.q.end(), out);
   out = std::copy(sample.v.begin(), sample.v.end(), out);
   const EnergyTerms& e = sample.energy;
   for (double value : {e.T, e.T2, e.T1, e.T0, e.V, e.E(), e.H(), sample.Z, sample.C()}) *out++ = value;
+  out = std::copy(sample.multipliers.begin(), sample.multipliers.end(), out);
+  if (sample.constraint_drift) {
+    *out++ = sample.constraint_drift->position;
+    *out++ = sample.constraint_drift->velocity;
+  }
 }
 
-void History::append(const EnergySample& sample) {
-  make_row(sample, scratch_);
-  append_row(scratch_);
-}
-
-void History::append_row(std::span<const double> row) {
-  if (values_.empty()) dofs_ = (row.size() - 1 - energy_column_count) / 2;
-  assert(row.size() == row_size());
+void History::append_row(const HistoryLayout& layout, std::span<const double> row) {
+  if (rows_ == 0) layout_ = layout;
+  assert(row.size() == layout_.row_size());
   values_.insert(values_.end(), row.begin(), row.end());
+  ++rows_;
 }
 
 }  // namespace energy_audit

@@ -102,13 +102,21 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("run crane --method cvode-adams --z-as memory", "--z-as");
   expect_usage_error("run crane --method cvode-adams --iteration picard", "--iteration");
   expect_usage_error("compare crane --methods cvode-bdf --rtols 1e-6,0", "--rtols");
+  expect_usage_error("run crane --method idas", "idas");            // a method that cannot run the model:
+  expect_usage_error("run crane --method idas", "crane");           // both are named
+  expect_usage_error("run crane-dae --stabilize ggl", "rk4");       // ggl needs idas
+  expect_usage_error("run crane --stabilize baumgarte", "crane");   // nothing to stabilize
+  expect_usage_error("run crane-dae --stabilize projection", "--stabilize");
+  expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 5", "--baumgarte");
+  expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 5,-1", "--baumgarte");
+  expect_usage_error("compare crane --methods rk4,idas", "idas");
 }
 
 BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   const Result r = energy_audit("list");
   BOOST_TEST(r.status == 0);
   for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
-                           "cvode-bdf", "cvode-adams"}) {
+                           "cvode-bdf", "cvode-adams", "idas", "crane-dae"}) {
     BOOST_TEST(r.out.find(name) != std::string::npos, name);
   }
 }
@@ -280,4 +288,27 @@ BOOST_AUTO_TEST_CASE(compare_mixes_fixed_and_adaptive_methods_and_draws_plots) {
     BOOST_TEST_REQUIRE(bytes.size() > 1000u, png);
     BOOST_TEST(bytes.substr(1, 3) == "PNG", png);
   }
+}
+
+BOOST_AUTO_TEST_CASE(multiplier_model_reports_multipliers_and_constraint_drift) {
+  const fs::path json = scratch_dir() / "dae.json", csv = scratch_dir() / "dae.csv";
+  const Result r = energy_audit("run crane-dae --method idas --stabilize ggl --json " + json.string() + " --csv " +
+                                csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("max |Phi|") != std::string::npos);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["stabilization"] == "ggl");
+  BOOST_TEST(j["max_constraint_drift"]["position"].get<double>() < 1e-8);
+  BOOST_TEST(j["max_constraint_drift"]["velocity"].get<double>() < 1e-6);
+  BOOST_TEST(j["final"]["q"].contains("x2"));
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST(rows[0] == "t,x1,x2,y2,phi,x1_dot,x2_dot,y2_dot,phi_dot,T,T2,T1,T0,V,E,H,Z,C,F_Ax,F_Ay,Phi_norm,psi_norm");
+
+  const fs::path baumgarte = scratch_dir() / "baumgarte.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --stabilize baumgarte --baumgarte 10,10 --json " + baumgarte.string())
+                         .status == 0);
+  const auto b = nlohmann::json::parse(read_file(baumgarte));
+  BOOST_TEST(b["stabilization"] == "baumgarte");
+  BOOST_TEST(b["baumgarte"]["alpha"].get<double>() == 10.0);
+  BOOST_TEST(b["method"] == "rk4");
 }

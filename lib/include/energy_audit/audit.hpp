@@ -4,6 +4,7 @@
 /// C = H + Z (DESIGN.md section 1).
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "energy_audit/energy_sample.hpp"
@@ -37,17 +38,24 @@ class Audit {
   Verdict verdict() const;
   bool passed() const { return verdict() == Verdict::Pass; }
 
+  /// sup ‖Φ‖ and sup ‖ψ‖ over every step, for multiplier models (‖Φ‖ NaN for kinematic ones).
+  std::optional<ConstraintDrift> max_constraint_drift() const { return max_constraint_drift_; }
+
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }
   /// The row of the last sample seen, stored or not; empty before the first.
   const std::vector<double>& last_row() const { return last_row_; }
+  /// The columns of last_row() and of the history rows.
+  const HistoryLayout& layout() const { return layout_; }
 
  private:
   bool should_store(double t);
 
   AuditOptions options_;
   History history_;
+  HistoryLayout layout_;
   std::vector<double> last_row_;
+  std::optional<ConstraintDrift> max_constraint_drift_;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;

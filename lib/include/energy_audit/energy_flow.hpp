@@ -3,6 +3,7 @@
 /// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (DESIGN.md section 1), with the explicit time
 /// derivatives taken by forward-mode automatic differentiation of the model's own T and V.
 
+#include <Eigen/Core>
 #include <unsupported/Eigen/AutoDiff>
 
 #include "energy_audit/lagrange_model.hpp"

@@ -1,11 +1,20 @@
 #pragma once
 /// \file
-/// What the audit sees of one accepted step: time, state and energies.
+/// What the audit sees of one accepted step: time, state, energies, and for multiplier models
+/// the multipliers and the constraint residuals.
+
+#include <optional>
 
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
+
+/// Constraint residuals at one step: ‖Φ‖ (NaN for kinematic constraints) and ‖ψ‖ = ‖G v + g‖.
+struct ConstraintDrift {
+  double position = 0;
+  double velocity = 0;
+};
 
 /// One accepted step. q and v are views into the integrator's state, valid while the
 /// observer runs; the audit copies what it keeps.
@@ -14,7 +23,9 @@ struct EnergySample {
   ConstVectorRef q;
   ConstVectorRef v;
   EnergyTerms energy;
-  double Z;  ///< energy-flow integral, Z(t0) = 0 [J]
+  double Z;                                       ///< energy-flow integral, Z(t0) = 0 [J]
+  Vector multipliers{};                           ///< λ as the model reports them (multiplier models)
+  std::optional<ConstraintDrift> constraint_drift{};  ///< multiplier models
 
   double C() const { return energy.H() + Z; }  ///< control function, constant on exact solutions
 };

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The rows an audit keeps: t, q, v, T, T2, T1, T0, V, E, H, Z, C for each stored step.
+/// The rows an audit keeps: t, q, v, T, T2, T1, T0, V, E, H, Z, C for each stored step, then
+/// for multiplier models the multipliers and ‖Φ‖, ‖ψ‖.
 
 #include <cstddef>
 #include <span>
@@ -10,30 +11,44 @@
 
 namespace energy_audit {
 
+/// Which columns a row has; fixed by the first sample of a run.
+struct HistoryLayout {
+  std::size_t dofs = 0;
+  std::size_t multipliers = 0;
+  bool constraint_drift = false;
+
+  static HistoryLayout of(const EnergySample& sample);
+  std::size_t energy_offset() const { return 1 + 2 * dofs; }  ///< index of T
+  std::size_t multiplier_offset() const;                       ///< index of the first multiplier
+  std::size_t drift_offset() const { return multiplier_offset() + multipliers; }  ///< ‖Φ‖, then ‖ψ‖
+  std::size_t row_size() const { return drift_offset() + (constraint_drift ? 2 : 0); }
+};
+
 class History {
  public:
   /// Quantities after t, q and v in each row, in this order.
   static constexpr const char* energy_columns[] = {"T", "T2", "T1", "T0", "V", "E", "H", "Z", "C"};
   static constexpr std::size_t energy_column_count = std::size(energy_columns);
+  /// Names of the two drift columns.
+  static constexpr const char* drift_columns[] = {"Phi_norm", "psi_norm"};
 
   /// Writes the row of `sample` into `row` (resized to fit).
   static void make_row(const EnergySample& sample, std::vector<double>& row);
 
-  void append(const EnergySample& sample);
-  void append_row(std::span<const double> row);
+  /// Appends a row made by make_row; the first one fixes the layout.
+  void append_row(const HistoryLayout& layout, std::span<const double> row);
 
-  std::size_t dofs() const { return dofs_; }
-  std::size_t row_size() const { return 1 + 2 * dofs_ + energy_column_count; }
-  std::size_t rows() const { return row_size() == 0 || values_.empty() ? 0 : values_.size() / row_size(); }
-  bool empty() const { return values_.empty(); }
+  const HistoryLayout& layout() const { return layout_; }
+  std::size_t rows() const { return rows_; }
+  bool empty() const { return rows_ == 0; }
   std::span<const double> row(std::size_t i) const {
-    return {values_.data() + i * row_size(), row_size()};
+    return {values_.data() + i * layout_.row_size(), layout_.row_size()};
   }
 
  private:
-  std::size_t dofs_ = 0;
+  HistoryLayout layout_;
+  std::size_t rows_ = 0;
   std::vector<double> values_;
-  std::vector<double> scratch_;
 };
 
 }  // namespace energy_audit

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "energy_audit/error.hpp"
+#include "energy_audit/no_observer.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
@@ -18,11 +19,6 @@ struct IntegrationResult {
   double t_reached = 0;             ///< time of the last finite state
   bool diverged = false;            ///< a step produced a non-finite state
   double t_diverged = 0;            ///< where it did (the end of that step)
-};
-
-/// An observer that watches nothing: the integration with the audit off.
-struct NoObserver {
-  void operator()(const ConstVectorRef&, double) const {}
 };
 
 /// Number of steps of length h (the last one possibly shorter) that cover [t0, t1]. A ratio

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <cvodes/cvodes.h>
+#include <idas/idas.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.hpp>
 #include <sundials/sundials_linearsolver.h>
@@ -31,11 +32,16 @@ struct CvodeMemoryDeleter {
   void operator()(void* memory) const { CVodeFree(&memory); }
 };
 
+struct IdaMemoryDeleter {
+  void operator()(void* memory) const { IDAFree(&memory); }
+};
+
 using NVector = std::unique_ptr<std::remove_pointer_t<N_Vector>, NVectorDeleter>;
-using Matrix = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
-using LinearSolver = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, LinearSolverDeleter>;
-using NonlinearSolver = std::unique_ptr<std::remove_pointer_t<SUNNonlinearSolver>, NonlinearSolverDeleter>;
+using SunMatrix = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
+using SunLinearSolver = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, LinearSolverDeleter>;
+using SunNonlinearSolver = std::unique_ptr<std::remove_pointer_t<SUNNonlinearSolver>, NonlinearSolverDeleter>;
 using CvodeMemory = std::unique_ptr<void, CvodeMemoryDeleter>;
+using IdaMemory = std::unique_ptr<void, IdaMemoryDeleter>;
 
 /// A serial N_Vector of `length` entries; throws energy_audit::Error if SUNDIALS cannot make one.
 NVector make_serial_vector(sunindextype length, SUNContext context);

@@ -18,6 +18,7 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/no_observer.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_guard.hpp"
@@ -96,9 +97,9 @@ struct CvodesSolver {
   sundials::Context context;
   NVector y;
   NVector z;
-  Matrix jacobian;
-  LinearSolver linear_solver;
-  NonlinearSolver nonlinear_solver;
+  SunMatrix jacobian;
+  SunLinearSolver linear_solver;
+  SunNonlinearSolver nonlinear_solver;
   CvodeMemory memory;  // declared last: freed first
 };
 void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,

@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// The trolley crane of seed 002 in its absolute coordinates (MODELS.md "crane-dae"):
+/// q = [x1, x2, y2, phi] with the rod centre (x2, y2) tied to the trolley by two holonomic,
+/// scleronomic constraints (eq. 13). The multipliers are reported in the seed's sign:
+/// [F_Ax, F_Ay] = −λ with DESIGN.md's λ (M a = r + Gᵀλ).
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <string_view>
+
+#include <energy_audit/model_description.hpp>
+
+namespace energy_audit::examples {
+
+struct CraneDae {
+  static constexpr int dofs = 4;
+  static constexpr int constraints = 2;
+  static constexpr bool scleronomic = true;
+  static constexpr double reported_multiplier_sign = -1.0;
+  template <class S>
+  using Coordinates = VectorN<S, dofs>;
+
+  double m1 = 10.0;   // trolley mass [kg]
+  double m2 = 1.0;    // rod mass [kg]
+  double l = 1.0;     // rod length [m]
+  double g = 9.81;    // gravity [m/s^2]
+  double k = 50.0;    // damper [N s/m]
+  double s = 3000.0;  // spring [N/m]
+  double x1_0 = 0.5;
+  double phi_0 = -std::numbers::pi / 6;
+  double x1_dot_0 = 0.0;
+  double phi_dot_0 = 0.0;
+
+  static constexpr Interval interval{0.0, 5.0};
+
+  static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"x1", "x2", "y2", "phi"}; }
+  static constexpr std::array<std::string_view, constraints> multiplier_names() { return {"F_Ax", "F_Ay"}; }
+
+  static constexpr auto parameters() {
+    return std::array{
+        NamedMember<CraneDae>{"m1", &CraneDae::m1, "trolley mass [kg]"},
+        NamedMember<CraneDae>{"m2", &CraneDae::m2, "rod mass [kg]"},
+        NamedMember<CraneDae>{"l", &CraneDae::l, "rod length [m]"},
+        NamedMember<CraneDae>{"g", &CraneDae::g, "gravity [m/s^2]"},
+        NamedMember<CraneDae>{"k", &CraneDae::k, "damper on the trolley [N s/m]"},
+        NamedMember<CraneDae>{"s", &CraneDae::s, "spring on the trolley [N/m]"},
+    };
+  }
+
+  /// crane's four initial values; the rod centre follows from the constraints.
+  static constexpr auto initial_values() {
+    return std::array{
+        NamedMember<CraneDae>{"x1", &CraneDae::x1_0, "trolley position [m]"},
+        NamedMember<CraneDae>{"phi", &CraneDae::phi_0, "rod angle, -pi/2 hanging [rad]"},
+        NamedMember<CraneDae>{"x1_dot", &CraneDae::x1_dot_0, "trolley velocity [m/s]"},
+        NamedMember<CraneDae>{"phi_dot", &CraneDae::phi_dot_0, "rod angular velocity [rad/s]"},
+    };
+  }
+
+  InitialState<dofs> initial_state() const {
+    const double c = std::cos(phi_0), sn = std::sin(phi_0);
+    return {{x1_0, (l / 2) * c - x1_0, (l / 2) * sn, phi_0},
+            {x1_dot_0, -(l / 2) * sn * phi_dot_0 - x1_dot_0, (l / 2) * c * phi_dot_0, phi_dot_0}};
+  }
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>& /*q*/, const Coordinates<S>& v, const S& /*t*/) const {
+    const double J = m2 * l * l / 12;
+    return 0.5 * (m1 * v[0] * v[0] + m2 * v[1] * v[1] + m2 * v[2] * v[2] + J * v[3] * v[3]);
+  }
+
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S& /*t*/) const {
+    return 0.5 * s * q[0] * q[0] + m2 * g * q[2];
+  }
+
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>& /*q*/, const Coordinates<S>& v, const S& /*t*/) const {
+    return {-k * v[0], S(0.0), S(0.0), S(0.0)};
+  }
+
+  /// Φ(q) = [x1 + x2 − (l/2) cos phi; y2 − (l/2) sin phi] (seed 002 eq. 13).
+  template <class S>
+  VectorN<S, constraints> position_constraints(const Coordinates<S>& q, const S& /*t*/) const {
+    using std::cos, std::sin;
+    return {q[0] + q[1] - (l / 2) * cos(q[3]), q[2] - (l / 2) * sin(q[3])};
+  }
+};
+
+}  // namespace energy_audit::examples

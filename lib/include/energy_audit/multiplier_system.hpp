@@ -1,0 +1,151 @@
+#pragma once
+/// \file
+/// A multiplier model as a first-order system y = [q, v, Z] in index-1 form (DESIGN.md 2.2):
+/// accelerations and multipliers from the saddle-point system at every evaluation, with
+/// optional Baumgarte stabilization, and Ż carrying the constraint-force power −vᵀGᵀλ.
+
+#include <cmath>
+#include <optional>
+
+#include "energy_audit/constraint_terms.hpp"
+#include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_sample.hpp"
+#include "energy_audit/energy_terms.hpp"
+#include "energy_audit/error.hpp"
+#include "energy_audit/lagrange_system.hpp"
+#include "energy_audit/lagrange_terms.hpp"
+#include "energy_audit/multiplier_model.hpp"
+#include "energy_audit/saddle_point.hpp"
+
+namespace energy_audit {
+
+/// Φ̈ + 2α Φ̇ + β² Φ = 0 replaces Φ̈ = 0 (for kinematic constraints ψ̇ + 2α ψ = 0) [1/s].
+struct Baumgarte {
+  double alpha = 0;
+  double beta = 0;
+};
+
+/// The reported sign of the multipliers: a model may set `static constexpr double
+/// reported_multiplier_sign = -1` when its source reports −λ (seed 002's convention).
+template <class M>
+constexpr double reported_multiplier_sign() {
+  if constexpr (requires { M::reported_multiplier_sign; }) {
+    return M::reported_multiplier_sign;
+  } else {
+    return 1.0;
+  }
+}
+
+/// Everything a residual (DAE) formulation needs at one state, in run-time sizes.
+struct DaeTerms {
+  Matrix mass;         ///< M (n x n)
+  Vector rhs;          ///< r: M a = r + Gᵀλ
+  Matrix G;            ///< m x n
+  Vector psi;          ///< G v + g
+  Vector bias;         ///< Ġ v + ġ
+  Vector Phi;          ///< position residual (zero for kinematic constraints)
+  double power = 0;    ///< ∂T/∂t − ∂V/∂t − vᵀf: Ż = power − vᵀGᵀλ
+};
+
+template <MultiplierModel M>
+class MultiplierSystem {
+ public:
+  static constexpr int n = M::dofs;
+  static constexpr int m = M::constraints;
+  using Coordinates = VectorN<double, n>;
+  using Multipliers = VectorN<double, m>;
+
+  struct Rates {
+    Coordinates a;
+    Multipliers lambda;  ///< DESIGN.md's sign: M a = r + Gᵀλ
+    double z_dot;
+  };
+
+  explicit MultiplierSystem(M model, std::optional<Baumgarte> baumgarte = std::nullopt,
+                            EnergyFlow flow = EnergyFlow::Carried)
+      : model_(std::move(model)), baumgarte_(baumgarte), flow_(flow) {
+    if (baumgarte_ && !(baumgarte_->alpha >= 0 && baumgarte_->beta >= 0)) {
+      throw InvalidArgument("Baumgarte alpha and beta must be >= 0");
+    }
+  }
+
+  const M& model() const { return model_; }
+  const std::optional<Baumgarte>& baumgarte() const { return baumgarte_; }
+  int dofs() const { return n; }
+  int constraint_count() const { return m; }
+  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
+  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
+
+  Vector initial_state(const Coordinates& q, const Coordinates& v) const {
+    Vector y = Vector::Zero(size());
+    y.template head<n>() = q;
+    y.template segment<n>(n) = v;
+    return y;
+  }
+
+  /// Accelerations, multipliers and Ż at one state. Throws Error for a singular G or M.
+  Rates rates(const Coordinates& q, const Coordinates& v, double t) const {
+    const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, v, t);
+    const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
+    Multipliers level = -c.bias;
+    if (baumgarte_) level -= 2 * baumgarte_->alpha * c.psi + baumgarte_->beta * baumgarte_->beta * c.Phi;
+    const SaddlePointSolution<n, m> s = solve_saddle_point<n, m>(lagrange.mass, c.G, lagrange.rhs, level, t);
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
+    const double force_power = v.dot(model_.forces(q, v, t));
+    const double constraint_power = (c.G * v).dot(s.lambda);
+    return {s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power};
+  }
+
+  static constexpr bool holonomic() { return HolonomicConstraints<M>; }
+
+  DaeTerms dae_terms(const ConstVectorRef& q_in, const ConstVectorRef& v_in, double t) const {
+    const Coordinates q = q_in, v = v_in;
+    const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, v, t);
+    const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
+    return {lagrange.mass, lagrange.rhs, c.G, c.psi, c.bias, c.Phi,
+            d.T_t - d.V_t - v.dot(model_.forces(q, v, t))};
+  }
+
+  void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
+    const Rates r = rates(q, v, t);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = r.a;
+    if (carries_energy_flow()) dydt[2 * n] = r.z_dot;
+  }
+
+  void motion_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = rates(q, v, t).a;
+  }
+
+  double energy_flow_rate(const ConstVectorRef& y, double t) const {
+    return rates(y.template head<n>(), y.template segment<n>(n), t).z_dot;
+  }
+
+  void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t, Eigen::Ref<Vector> a,
+                          double& z_dot) const {
+    const Rates r = rates(q, v, t);
+    a = r.a;
+    z_dot = carries_energy_flow() ? r.z_dot : 0.0;
+  }
+
+  EnergySample sample(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
+    const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
+    EnergySample s{t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t),
+                   carries_energy_flow() ? y[2 * n] : 0.0};
+    s.multipliers = reported_multiplier_sign<M>() * rates(q, v, t).lambda;
+    s.constraint_drift = ConstraintDrift{HolonomicConstraints<M> ? c.Phi.norm() : std::nan(""), c.psi.norm()};
+    return s;
+  }
+
+ private:
+  M model_;
+  std::optional<Baumgarte> baumgarte_;
+  EnergyFlow flow_;
+};
+
+}  // namespace energy_audit

@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// The index-1 saddle-point system of a multiplier model (DESIGN.md 2.2),
+///
+///     [ M  −Gᵀ ] [ a ]   [ r ]
+///     [ G   0  ] [ λ ] = [ c ] ,
+///
+/// solved through the Schur complement: M is symmetric positive definite (Cholesky), and
+/// S = G M⁻¹ Gᵀ is factored with column-pivoting QR, whose rank tells a singular G apart.
+
+#include <string>
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+
+#include "energy_audit/error.hpp"
+#include "energy_audit/types.hpp"
+
+namespace energy_audit {
+
+template <int n, int m>
+struct SaddlePointSolution {
+  VectorN<double, n> a;
+  VectorN<double, m> lambda;
+};
+
+/// Throws Error naming t when M is not positive definite or G has rank < m.
+template <int n, int m>
+SaddlePointSolution<n, m> solve_saddle_point(const Eigen::Matrix<double, n, n>& M,
+                                             const Eigen::Matrix<double, m, n>& G, const VectorN<double, n>& r,
+                                             const VectorN<double, m>& c, double t) {
+  const Eigen::LLT<Eigen::Matrix<double, n, n>> cholesky(M);
+  if (cholesky.info() != Eigen::Success) {
+    throw Error("mass matrix d2T/dv2 is not positive definite at t = " + std::to_string(t));
+  }
+  const Eigen::Matrix<double, n, m> M_inv_Gt = cholesky.solve(G.transpose());
+  const VectorN<double, n> M_inv_r = cholesky.solve(r);
+  const Eigen::Matrix<double, m, m> schur = G * M_inv_Gt;
+  Eigen::ColPivHouseholderQR<Eigen::Matrix<double, m, m>> qr(schur);
+  qr.setThreshold(1e-10);  // relative to the largest pivot
+  if (qr.rank() < m) {
+    throw Error("constraint Jacobian G is singular (rank " + std::to_string(qr.rank()) + " of " +
+                std::to_string(m) + ") at t = " + std::to_string(t));
+  }
+  SaddlePointSolution<n, m> s;
+  s.lambda = qr.solve(c - G * M_inv_r);
+  s.a = M_inv_r + M_inv_Gt * s.lambda;
+  return s;
+}
+
+}  // namespace energy_audit

@@ -1,0 +1,190 @@
+#pragma once
+/// \file
+/// The IDAS adapter: integrates a multiplier system in residual form over
+/// Y = [q, v, λ, (μ for GGL), (Z)], and shows every accepted internal step to the observer as
+/// y = [q, v, Z] (IDAS is stepped one step at a time up to the stop time t1).
+///
+/// System: dofs(), constraint_count(), holonomic(), size() = 2n + 1,
+/// dae_terms(q, v, t) -> DaeTerms, sample(y, t). MultiplierSystem and AnyMultiplierSystem are such.
+///
+/// Consistent initial values: for the index-1 form IDACalcIC computes λ(t0) and Y'(t0) from
+/// q(t0), v(t0); for GGL, where IDACalcIC cannot (Φ and ψ involve no unknown of it), they come
+/// from the index-1 saddle-point solve, after checking that Φ and ψ vanish at t0.
+
+#include <string>
+#include <utility>
+
+#include <idas/idas.h>
+
+#include <energy_audit/error.hpp>
+#include <energy_audit/no_observer.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/types.hpp>
+
+#include "energy_audit/sundials/callback_guard.hpp"
+#include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/idas_options.hpp"
+#include "energy_audit/sundials/solver_error.hpp"
+
+namespace energy_audit::sun {
+
+struct IdasResult {
+  SolverCounters counters;  ///< rhs_evaluations count residual evaluations
+  double t_reached = 0;
+};
+
+/// A SUNDIALS failure during integrate_idas, with the counters up to it.
+class IdasFailure : public SolverError {
+ public:
+  IdasFailure(SolverError error, SolverCounters counters) : SolverError(std::move(error)), counters_(counters) {}
+  const SolverCounters& counters() const { return counters_; }
+
+ private:
+  SolverCounters counters_;
+};
+
+/// The name of an IDA(S) return flag ("IDA_CONV_FAIL").
+std::string idas_flag_name(int flag);
+
+namespace detail {
+
+/// The layout of Y and the residual, independent of the system's type.
+struct DaeLayout {
+  Index n = 0, m = 0;
+  bool ggl = false;
+  bool z_in_state = true;
+  Index lambda() const { return 2 * n; }
+  Index mu() const { return 2 * n + m; }
+  Index z() const { return 2 * n + m * (ggl ? 2 : 1); }
+  Index size() const { return z() + (z_in_state ? 1 : 0); }
+};
+
+/// Writes the residual F(t, Y, Y') from the terms at (q, v, t).
+void dae_residual(const DaeLayout& layout, const DaeTerms& terms, const std::optional<Baumgarte>& baumgarte,
+                  const ConstVectorRef& Y, const ConstVectorRef& Yp, Eigen::Ref<Vector> F);
+/// Ż = power − vᵀGᵀλ.
+double dae_energy_flow(const DaeLayout& layout, const DaeTerms& terms, const ConstVectorRef& Y);
+
+struct IdasCallbackData {
+  CallbackGuard guard;
+  std::string last_message;
+  DaeLayout layout;
+  std::optional<Baumgarte> baumgarte;
+};
+
+template <class System>
+struct IdasProblem : IdasCallbackData {
+  const System& system;
+  explicit IdasProblem(const System& s) : system(s) {}
+};
+
+inline Eigen::Map<Vector> ida_view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Index>(N_VGetLength(v))};
+}
+
+template <class System>
+int idas_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
+  auto& p = *static_cast<IdasProblem<System>*>(user_data);
+  return p.guard.run([&] {
+    const Eigen::Map<Vector> Y = ida_view(yy), F = ida_view(rr);
+    const DaeTerms terms = p.system.dae_terms(Y.head(p.layout.n), Y.segment(p.layout.n, p.layout.n), t);
+    dae_residual(p.layout, terms, p.baumgarte, Y, ida_view(yp), F);
+    return F.allFinite() ? 0 : 1;  // recoverable: IDAS retries with a smaller step
+  });
+}
+
+template <class System>
+int idas_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, void* user_data) {
+  auto& p = *static_cast<IdasProblem<System>*>(user_data);
+  return p.guard.run([&] {
+    const Eigen::Map<Vector> Y = ida_view(yy);
+    const DaeTerms terms = p.system.dae_terms(Y.head(p.layout.n), Y.segment(p.layout.n, p.layout.n), t);
+    const double rate = dae_energy_flow(p.layout, terms, Y);
+    NV_Ith_S(z_dot, 0) = rate;
+    return std::isfinite(rate) ? 0 : 1;
+  });
+}
+
+struct IdasSolver {
+  sundials::Context context;
+  NVector Y, Yp, id, z;
+  SunMatrix jacobian;
+  SunLinearSolver linear_solver;
+  IdaMemory memory;  // declared last: freed first
+};
+
+/// Y(t0), Y'(t0) for the GGL form from the saddle-point solve; throws for inconsistent values.
+void ggl_initial_values(const DaeLayout& layout, const DaeTerms& terms, const ConstVectorRef& y0, double t0,
+                        Eigen::Ref<Vector> Y, Eigen::Ref<Vector> Yp);
+void configure(IdasSolver& solver, const DaeLayout& layout, const Vector& Y0, const Vector& Yp0, double t0,
+               double t1, IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data,
+               const IdasOptions& options);
+SolverCounters read_idas_counters(void* memory, const IdasOptions& options);
+[[noreturn]] void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
+                            const IdasOptions& options);
+
+}  // namespace detail
+
+/// Integrates y = [q, v, Z] of a multiplier system from t0 to t1; y holds the state at t1
+/// afterwards. The observer sees (y, t) at t0 and after every accepted internal step. Throws
+/// IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on kinematic constraints or
+/// inconsistent initial values, and rethrows the system's exceptions after IDAS has returned.
+template <class System, class Observer>
+IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                          const IdasOptions& options = {}) {
+  if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
+  if (options.form == DaeForm::Ggl && !system.holonomic()) {
+    throw InvalidArgument("the GGL form needs holonomic constraints Phi(q, t)");
+  }
+  if (options.form == DaeForm::Ggl && options.baumgarte) {
+    throw InvalidArgument("Baumgarte stabilization applies to the index-1 form, not to GGL");
+  }
+  detail::IdasProblem<System> problem(system);
+  detail::DaeLayout& layout = problem.layout;
+  layout.n = system.dofs();
+  layout.m = system.constraint_count();
+  layout.ggl = options.form == DaeForm::Ggl;
+  layout.z_in_state = options.z_mode == ZMode::State;
+  problem.baumgarte = options.baumgarte;
+  const Index n = layout.n;
+
+  Vector Y = Vector::Zero(layout.size()), Yp = Vector::Zero(layout.size());
+  Y.head(2 * n) = y.head(2 * n);
+  Yp.head(n) = y.segment(n, n);
+  if (layout.ggl) {
+    detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t0), y, t0, Y, Yp);
+  }
+  detail::IdasSolver solver;
+  detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>, detail::idas_energy_flow<System>,
+                    problem, options);
+  if (!layout.ggl) {
+    const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, t1);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
+  }
+
+  observer(y, t0);
+  double t = t0;
+  long steps = 0;
+  while (t < t1) {
+    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
+    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
+    ++steps;
+    const Eigen::Map<Vector> Y_now = detail::ida_view(solver.Y.get());
+    y.head(2 * n) = Y_now.head(2 * n);
+    if (layout.z_in_state) {
+      y[2 * n] = Y_now[layout.z()];
+    } else {
+      double t_quadrature = t;
+      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
+      y[2 * n] = NV_Ith_S(solver.z.get(), 0);
+    }
+    observer(y, t);
+  }
+  return {detail::read_idas_counters(solver.memory.get(), options), t};
+}
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,152 @@
+#include "energy_audit/sundials/integrate_idas.hpp"
+
+#include <cstdlib>
+#include <memory>
+
+#include <idas/idas_ls.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <energy_audit/saddle_point.hpp>
+
+namespace energy_audit::sun {
+
+std::string idas_flag_name(int flag) {
+  // SUNDIALS allocates the name with malloc; the caller frees it.
+  const std::unique_ptr<char, decltype(&std::free)> name(IDAGetReturnFlagName(flag), &std::free);
+  return name ? std::string(name.get()) : "flag " + std::to_string(flag);
+}
+
+namespace detail {
+
+void dae_residual(const DaeLayout& L, const DaeTerms& terms, const std::optional<Baumgarte>& baumgarte,
+                  const ConstVectorRef& Y, const ConstVectorRef& Yp, Eigen::Ref<Vector> F) {
+  const Index n = L.n, m = L.m;
+  const auto v = Y.segment(n, n);
+  const auto lambda = Y.segment(L.lambda(), m);
+  const auto q_dot = Yp.head(n);
+  const auto v_dot = Yp.segment(n, n);
+  F.head(n) = q_dot - v;
+  F.segment(n, n) = terms.mass * v_dot - terms.G.transpose() * lambda - terms.rhs;
+  if (L.ggl) {
+    F.head(n) -= terms.G.transpose() * Y.segment(L.mu(), m);
+    F.segment(L.lambda(), m) = terms.psi;
+    F.segment(L.mu(), m) = terms.Phi;
+  } else {
+    Vector level = terms.G * v_dot + terms.bias;
+    if (baumgarte) level += 2 * baumgarte->alpha * terms.psi + baumgarte->beta * baumgarte->beta * terms.Phi;
+    F.segment(L.lambda(), m) = level;
+  }
+  if (L.z_in_state) F[L.z()] = Yp[L.z()] - dae_energy_flow(L, terms, Y);
+}
+
+double dae_energy_flow(const DaeLayout& L, const DaeTerms& terms, const ConstVectorRef& Y) {
+  const auto v = Y.segment(L.n, L.n);
+  return terms.power - (terms.G * v).dot(Y.segment(L.lambda(), L.m));
+}
+
+void ggl_initial_values(const DaeLayout& L, const DaeTerms& terms, const ConstVectorRef& y0, double t0,
+                        Eigen::Ref<Vector> Y, Eigen::Ref<Vector> Yp) {
+  const double scale = 1.0 + y0.head(2 * L.n).cwiseAbs().maxCoeff();
+  const double position = terms.Phi.norm(), velocity = terms.psi.norm();
+  if (position > 1e-10 * scale || velocity > 1e-10 * scale) {
+    throw InvalidArgument("inconsistent initial values for GGL: |Phi(q0)| = " + std::to_string(position) +
+                          ", |G v0 + g| = " + std::to_string(velocity) +
+                          " (q and v are not changed by IDACalcIC, so they must satisfy the constraints)");
+  }
+  // Index-1 saddle point at t0 with run-time sizes.
+  const Index n = L.n, m = L.m;
+  Matrix kkt = Matrix::Zero(n + m, n + m);
+  kkt.topLeftCorner(n, n) = terms.mass;
+  kkt.topRightCorner(n, m) = -terms.G.transpose();
+  kkt.bottomLeftCorner(m, n) = terms.G;
+  Vector right(n + m);
+  right << terms.rhs, -terms.bias;
+  const Eigen::ColPivHouseholderQR<Matrix> qr(kkt);
+  if (qr.rank() < n + m) throw Error("constraint Jacobian G is singular at t = " + std::to_string(t0));
+  const Vector solution = qr.solve(right);
+  Y.segment(L.lambda(), m) = solution.tail(m);
+  Yp.segment(n, n) = solution.head(n);
+  if (L.z_in_state) Yp[L.z()] = dae_energy_flow(L, terms, Y);
+}
+
+SolverCounters read_idas_counters(void* memory, const IdasOptions& options) {
+  SolverCounters c;
+  IDAGetNumSteps(memory, &c.steps);
+  IDAGetNumResEvals(memory, &c.rhs_evaluations);
+  IDAGetNumNonlinSolvIters(memory, &c.nonlinear_iterations);
+  IDAGetNumNonlinSolvConvFails(memory, &c.nonlinear_convergence_failures);
+  IDAGetNumErrTestFails(memory, &c.error_test_failures);
+  IDAGetNumJacEvals(memory, &c.jacobian_evaluations);
+  IDAGetNumLinResEvals(memory, &c.jacobian_rhs_evaluations);
+  if (options.z_mode == ZMode::Quadrature) IDAGetQuadNumRhsEvals(memory, &c.quadrature_rhs_evaluations);
+  return c;
+}
+
+namespace {
+void keep_idas_message(int, const char*, const char*, char* message, void* data) {
+  static_cast<IdasCallbackData*>(data)->last_message = message;
+}
+}  // namespace
+
+void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const Vector& Yp0, double t0, double t1,
+               IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data, const IdasOptions& options) {
+  if (!(options.rtol > 0) || !(options.atol > 0)) throw InvalidArgument("rtol and atol must be > 0");
+  if (!(options.max_steps > 0)) throw InvalidArgument("max_steps must be > 0");
+  if (!(t1 > t0)) throw InvalidArgument("t_end must be > t0");
+  SUNContext context = solver.context;
+  const auto length = static_cast<sunindextype>(L.size());
+  solver.Y = make_serial_vector(length, context);
+  solver.Yp = make_serial_vector(length, context);
+  solver.id = make_serial_vector(length, context);
+  ida_view(solver.Y.get()) = Y0;
+  ida_view(solver.Yp.get()) = Yp0;
+  Eigen::Map<Vector> id = ida_view(solver.id.get());
+  id.setOnes();  // differential: q, v, Z
+  id.segment(L.lambda(), L.m * (L.ggl ? 2 : 1)).setZero();  // algebraic: λ (and μ)
+
+  solver.memory.reset(IDACreate(context));
+  if (!solver.memory) throw energy_audit::Error("IDACreate failed");
+  void* memory = solver.memory.get();
+  const auto check = [&](int flag, const char* function) {
+    if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), data.last_message, t0);
+  };
+  check(IDASetErrHandlerFn(memory, keep_idas_message, &data), "IDASetErrHandlerFn");
+  check(IDAInit(memory, residual, t0, solver.Y.get(), solver.Yp.get()), "IDAInit");
+  check(IDASetUserData(memory, &data), "IDASetUserData");
+  check(IDASStolerances(memory, options.rtol, options.atol), "IDASStolerances");
+  check(IDASetId(memory, solver.id.get()), "IDASetId");
+  // λ (and μ) leave the error test: the multipliers follow from q and v, and for GGL they are index 2.
+  check(IDASetSuppressAlg(memory, SUNTRUE), "IDASetSuppressAlg");
+  check(IDASetStopTime(memory, t1), "IDASetStopTime");
+  if (options.initial_step > 0) check(IDASetInitStep(memory, options.initial_step), "IDASetInitStep");
+  if (options.max_step > 0) check(IDASetMaxStep(memory, options.max_step), "IDASetMaxStep");
+
+  solver.jacobian.reset(SUNDenseMatrix(length, length, context));
+  solver.linear_solver.reset(SUNLinSol_Dense(solver.Y.get(), solver.jacobian.get(), context));
+  if (!solver.jacobian || !solver.linear_solver) throw energy_audit::Error("dense linear solver not created");
+  check(IDASetLinearSolver(memory, solver.linear_solver.get(), solver.jacobian.get()), "IDASetLinearSolver");
+
+  if (!L.z_in_state) {
+    solver.z = make_serial_vector(1, context);
+    NV_Ith_S(solver.z.get(), 0) = 0.0;
+    check(IDAQuadInit(memory, energy_flow, solver.z.get()), "IDAQuadInit");
+    check(IDAQuadSStolerances(memory, options.rtol, options.atol), "IDAQuadSStolerances");
+    check(IDASetQuadErrCon(memory, options.quadrature_error_control ? SUNTRUE : SUNFALSE), "IDASetQuadErrCon");
+  }
+}
+
+void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
+               const IdasOptions& options) {
+  double t = 0;
+  IDAGetCurrentTime(solver.memory.get(), &t);
+  std::string message = data.last_message;
+  if (flag == IDA_TOO_MUCH_WORK && message.empty()) {
+    message = "max_steps = " + std::to_string(options.max_steps) + " steps taken before reaching the end";
+  }
+  throw IdasFailure(SolverError(function, flag, idas_flag_name(flag), message, t),
+                    read_idas_counters(solver.memory.get(), options));
+}
+
+}  // namespace detail
+}  // namespace energy_audit::sun

@@ -1,0 +1,167 @@
+// The IDAS adapter on crane-dae: agreement with crane on CVODES, Z as residual or quadrature,
+// GGL against drift, and the failures that must end in clear errors with the history kept.
+#include <cmath>
+#include <string>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/integrate_idas.hpp>
+
+#include "crane.hpp"
+#include "crane_dae.hpp"
+#include "singular_constraint.hpp"
+
+namespace ea = energy_audit;
+namespace sun = energy_audit::sun;
+using energy_audit::examples::Crane;
+using energy_audit::examples::CraneDae;
+using DaeSystem = ea::MultiplierSystem<CraneDae>;
+
+namespace {
+
+// crane on CVODES at rtol 1e-11: the reference from the other formulation.
+const ea::Vector& crane_reference() {
+  static const ea::Vector y = [] {
+    const ea::LagrangeSystem<Crane> system{Crane{}};
+    const auto s = Crane{}.initial_state();
+    ea::Vector state = system.initial_state(s.q, s.v);
+    sun::CvodesOptions o;
+    o.rtol = 1e-11;
+    o.atol = 1e-13;
+    sun::integrate_cvodes(system, state, 0.0, 5.0, ea::NoObserver{}, o);
+    return state;
+  }();
+  return y;
+}
+
+struct IdasRun {
+  ea::Vector y;
+  ea::Audit audit;
+  sun::IdasResult result;
+};
+
+IdasRun run_idas(sun::IdasOptions options, const CraneDae& model = CraneDae{}) {
+  const DaeSystem system{model};
+  const auto s = model.initial_state();
+  IdasRun run{system.initial_state(s.q, s.v), ea::Audit{}, {}};
+  run.result = sun::integrate_idas(system, run.y, 0.0, 5.0, ea::watch(system, run.audit), options);
+  return run;
+}
+
+sun::IdasOptions tight(sun::DaeForm form, sun::ZMode mode = sun::ZMode::State) {
+  sun::IdasOptions o;
+  o.form = form;
+  o.z_mode = mode;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(crane_dae_on_idas_matches_crane_on_cvodes) {
+  for (const auto form : {sun::DaeForm::Index1, sun::DaeForm::Ggl}) {
+    const IdasRun run = run_idas(tight(form));
+    BOOST_TEST_CONTEXT((form == sun::DaeForm::Ggl ? "ggl" : "index 1")) {
+      BOOST_TEST(std::abs(run.y[0] - crane_reference()[0]) < 1e-6);  // x1(5)
+      BOOST_TEST(std::abs(run.y[3] - crane_reference()[1]) < 1e-6);  // phi(5)
+      BOOST_TEST(run.y[8] == crane_reference()[4], boost::test_tools::tolerance(1e-7));  // Z(5)
+      BOOST_TEST_REQUIRE(run.audit.max_constraint_drift().has_value());
+      BOOST_TEST(run.audit.max_constraint_drift()->position < 1e-6);
+      BOOST_TEST(run.audit.max_constraint_drift()->velocity < 1e-6);
+      BOOST_TEST(run.audit.relative_drift() < 1e-7);
+      BOOST_TEST(run.audit.accepted_steps() == static_cast<std::size_t>(run.result.counters.steps) + 1);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(z_as_residual_and_as_quadrature_agree) {
+  for (const auto form : {sun::DaeForm::Index1, sun::DaeForm::Ggl}) {
+    const IdasRun state = run_idas(tight(form, sun::ZMode::State));
+    const IdasRun quadrature = run_idas(tight(form, sun::ZMode::Quadrature));
+    BOOST_TEST(quadrature.y[8] == state.y[8], boost::test_tools::tolerance(1e-8));
+    BOOST_TEST((quadrature.y.head(8) - state.y.head(8)).cwiseAbs().maxCoeff() < 1e-6);
+    BOOST_TEST(quadrature.result.counters.quadrature_rhs_evaluations > 0);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ggl_keeps_phi_at_the_solver_tolerance) {
+  sun::IdasOptions ggl;  // defaults: rtol 1e-8, atol 1e-10
+  ggl.form = sun::DaeForm::Ggl;
+  sun::IdasOptions index1 = ggl;
+  index1.form = sun::DaeForm::Index1;
+  const double ggl_drift = run_idas(ggl).audit.max_constraint_drift()->position;
+  const double index1_drift = run_idas(index1).audit.max_constraint_drift()->position;
+  BOOST_TEST_MESSAGE("max |Phi|: GGL " << ggl_drift << ", index 1 " << index1_drift);
+  BOOST_TEST(ggl_drift < 10 * ggl.atol);
+  BOOST_TEST(ggl_drift < index1_drift / 100);
+}
+
+BOOST_AUTO_TEST_CASE(baumgarte_on_the_index1_residual_reduces_drift) {
+  sun::IdasOptions plain;
+  sun::IdasOptions stabilized;
+  stabilized.baumgarte = ea::Baumgarte{10.0, 10.0};
+  const double plain_drift = run_idas(plain).audit.max_constraint_drift()->position;
+  const double stabilized_drift = run_idas(stabilized).audit.max_constraint_drift()->position;
+  BOOST_TEST(stabilized_drift < plain_drift / 10);
+}
+
+BOOST_AUTO_TEST_CASE(inconsistent_initial_values_are_refused_for_ggl) {
+  const DaeSystem system{CraneDae{}};
+  auto s = CraneDae{}.initial_state();
+  s.q[1] += 1e-3;  // x2 off the constraint: IDACalcIC never changes q
+  ea::Vector y = system.initial_state(s.q, s.v);
+  ea::Audit audit;
+  sun::IdasOptions o;
+  o.form = sun::DaeForm::Ggl;
+  BOOST_CHECK_EXCEPTION(sun::integrate_idas(system, y, 0.0, 5.0, ea::watch(system, audit), o), ea::InvalidArgument,
+                        [](const ea::InvalidArgument& e) {
+                          return std::string(e.what()).find("inconsistent initial values") != std::string::npos;
+                        });
+  BOOST_TEST(audit.accepted_steps() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(rank_deficient_constraints_fail_in_idacalcic_with_its_flag) {
+  using energy_audit::testing::DuplicatedConstraint;
+  const ea::MultiplierSystem<DuplicatedConstraint> system{DuplicatedConstraint{}};
+  ea::Vector y = system.initial_state({0.0, 0.0}, {1.0, 0.0});
+  try {
+    sun::integrate_idas(system, y, 0.0, 1.0, ea::NoObserver{});
+    BOOST_FAIL("a rank-deficient G must fail");
+  } catch (const sun::IdasFailure& e) {
+    BOOST_TEST_MESSAGE(e.what());
+    BOOST_TEST(e.function() == "IDACalcIC");
+    BOOST_TEST(e.flag_name().rfind("IDA_", 0) == 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(constraint_jacobian_turning_singular_midway_fails_with_history_kept) {
+  using energy_audit::testing::SingularConstraint;
+  const ea::MultiplierSystem<SingularConstraint> system{SingularConstraint{}};
+  ea::Vector y = system.initial_state({0.0, 0.0}, {1.0, 0.0});
+  ea::Audit audit;
+  try {
+    sun::integrate_idas(system, y, 0.0, 1.0, ea::watch(system, audit));
+    BOOST_FAIL("G = [0, 0.5 - t] is singular from t = 0.5 on");
+  } catch (const ea::Error& e) {
+    BOOST_TEST_MESSAGE(e.what());
+    BOOST_TEST(std::string(e.what()).find("t = ") != std::string::npos);
+  }
+  BOOST_TEST(audit.accepted_steps() > 1u);
+  BOOST_TEST(audit.last_row()[0] < 0.5);
+  BOOST_TEST(audit.last_row()[0] > 0.4);
+}
+
+BOOST_AUTO_TEST_CASE(ggl_needs_holonomic_constraints_and_no_baumgarte) {
+  const DaeSystem system{CraneDae{}};
+  const auto s = CraneDae{}.initial_state();
+  ea::Vector y = system.initial_state(s.q, s.v);
+  sun::IdasOptions o;
+  o.form = sun::DaeForm::Ggl;
+  o.baumgarte = ea::Baumgarte{1.0, 1.0};
+  BOOST_CHECK_THROW(sun::integrate_idas(system, y, 0.0, 1.0, ea::NoObserver{}, o), ea::InvalidArgument);
+}
