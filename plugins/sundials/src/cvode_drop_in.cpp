@@ -1,1 +1,319 @@
-// The drop-in audit for existing CVODE programs (being written).
+#include "energy_audit/sundials/cvode_drop_in.hpp"
+
+#include <array>
+#include <cstddef>
+#include <energy_audit/audit.hpp>
+#include <energy_audit/error.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/solver_error.hpp"
+
+namespace energy_audit::sun {
+namespace {
+
+// 4-point Gauss–Legendre rule on [-1, 1]: exact for polynomials of degree 7.
+constexpr std::array<double, 4> gauss_nodes{-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                                            0.8611363115940526};
+constexpr std::array<double, 4> gauss_weights{0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                                              0.3478548451374538};
+
+long number_of_steps(void* cvode_mem) {
+  long steps = 0;
+  check_cvode(CVodeGetNumSteps(cvode_mem, &steps), "CVodeGetNumSteps");
+  return steps;
+}
+
+double current_time(void* cvode_mem) {
+  sunrealtype t = 0;
+  check_cvode(CVodeGetCurrentTime(cvode_mem, &t), "CVodeGetCurrentTime");
+  return t;
+}
+
+double last_step_size(void* cvode_mem) {
+  sunrealtype h = 0;
+  check_cvode(CVodeGetLastStep(cvode_mem, &h), "CVodeGetLastStep");
+  return h;
+}
+
+}  // namespace
+
+struct CvodeAudit::State {
+  State(int n, DropInEnergies e, double threshold)
+      : dofs(n),
+        energies(std::move(e)),
+        audit(AuditOptions{.threshold = threshold, .store_every = 0}),
+        minus_v(static_cast<std::size_t>(n)),
+        zero_v(static_cast<std::size_t>(n), 0.0) {}
+
+  int dofs;
+  DropInEnergies energies;
+  Audit audit;
+  long audited = 0;
+  bool incomplete = false;  // a step went unaudited (an energy function threw)
+
+  bool started = false;  // the first sample has been recorded
+  // The solver stands at t_start with no step taken: its state is read after the first step.
+  bool start_pending = false;
+  double t_start = 0;
+  long steps_seen = 0;  // CVodeGetNumSteps after the last call
+
+  // A root that CV_ONE_STEP found beyond tout, returned on the next call as CV_NORMAL would.
+  bool root_pending = false;
+  double t_root = 0;
+
+  double Z = 0;
+  double t_audited = 0;  // t_n of the last audited step (or the start)
+  // Z at the time CVode last returned, for a CVodeReInit from there.
+  bool returned_known = false;
+  double t_returned = 0, Z_returned = 0;
+  DropInStep last;
+  std::vector<double> minus_v, zero_v;
+
+  /// A scratch vector like yout for CVodeGetDky, owned for one call only.
+  NVector scratch_like(N_Vector yout) const {
+    if (N_VGetLength(yout) < 2 * static_cast<sunindextype>(dofs)) {
+      throw InvalidArgument("the CVODE state has fewer than 2 * dofs entries: the audit needs y = [q, v]");
+    }
+    NVector scratch(N_VClone(yout));
+    if (!scratch) throw Error("N_VClone could not make a scratch vector for the audit");
+    if (N_VGetArrayPointer(scratch.get()) == nullptr) {
+      throw InvalidArgument(
+          "the audit needs an N_Vector whose data N_VGetArrayPointer exposes (serial, OpenMP, pthreads)");
+    }
+    return scratch;
+  }
+
+  EnergyTerms energy_terms(const double* q, const double* v, double t) {
+    for (int i = 0; i < dofs; ++i) minus_v[static_cast<std::size_t>(i)] = -v[i];
+    EnergyTerms e;
+    e.T = energies.kinetic_energy(q, v, t);
+    e.V = energies.potential_energy(q, t);
+    const double T_minus = energies.kinetic_energy(q, minus_v.data(), t);
+    e.T0 = energies.kinetic_energy(q, zero_v.data(), t);
+    e.T1 = 0.5 * (e.T - T_minus);
+    e.T2 = 0.5 * (e.T + T_minus) - e.T0;
+    return e;
+  }
+
+  /// Ż = ∂T/∂t − ∂V/∂t − vᵀf.
+  double energy_flow_rate(const double* q, const double* v, double t) const {
+    double rate = 0;
+    if (energies.kinetic_energy_rate) rate += energies.kinetic_energy_rate(q, v, t);
+    if (energies.potential_energy_rate) rate -= energies.potential_energy_rate(q, t);
+    if (energies.nonpotential_power) rate -= energies.nonpotential_power(q, v, t);
+    return rate;
+  }
+
+  void interpolate(void* cvode_mem, double t, N_Vector out) const {
+    check_cvode(CVodeGetDky(cvode_mem, t, 0, out), "CVodeGetDky", {}, t);
+  }
+
+  /// Records the state in `y` at t with the current Z.
+  void record(double t, N_Vector y) {
+    const double* data = N_VGetArrayPointer(y);
+    const double* q = data;
+    const double* v = data + dofs;
+    const EnergyTerms e = energy_terms(q, v, t);
+    const Eigen::Map<const Vector> q_view(q, dofs), v_view(v, dofs);
+    audit.record(EnergySample{t, q_view, v_view, e, Z});
+    last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
+  }
+
+  /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on CVODE's interpolant.
+  double flow_integral(void* cvode_mem, double a, double b, N_Vector scratch) {
+    const double t_mid = 0.5 * (a + b), half = 0.5 * (b - a);
+    const double* data = N_VGetArrayPointer(scratch);
+    double sum = 0;
+    for (std::size_t i = 0; i < gauss_nodes.size(); ++i) {
+      const double t = t_mid + half * gauss_nodes[i];
+      interpolate(cvode_mem, t, scratch);
+      sum += gauss_weights[i] * energy_flow_rate(data, data + dofs, t);
+    }
+    return half * sum;
+  }
+
+  /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n.
+  void audit_step(void* cvode_mem, N_Vector scratch) {
+    const double t_end = current_time(cvode_mem);
+    const double h = last_step_size(cvode_mem);
+    if (start_pending) {  // y(t0) from the first step's interpolant (CVodeGetDky needs h ≠ 0)
+      interpolate(cvode_mem, t_start, scratch);
+      record(t_start, scratch);
+      start_pending = false;
+      started = true;
+    }
+    Z += flow_integral(cvode_mem, t_end - h, t_end, scratch);
+    interpolate(cvode_mem, t_end, scratch);
+    record(t_end, scratch);
+    t_audited = t_end;
+    ++audited;
+  }
+
+  /// Keeps Z at the time CVode returned (an output time before t_n, say), from which the
+  /// program may restart the solver with CVodeReInit.
+  void note_return(void* cvode_mem, double t, N_Vector scratch) {
+    returned_known = false;
+    if (!started || start_pending) return;
+    const double h = last_step_size(cvode_mem);
+    if (t == t_audited) {
+      Z_returned = Z;
+    } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
+      Z_returned = Z - flow_integral(cvode_mem, t, t_audited, scratch);
+    } else {
+      return;
+    }
+    t_returned = t;
+    returned_known = true;
+  }
+
+  /// Brings the audit up to the solver before a call: the start, a CVodeReInit, steps not seen.
+  void synchronize(void* cvode_mem, N_Vector scratch) {
+    const long steps = number_of_steps(cvode_mem);
+    if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
+      start_pending = true;
+      t_start = current_time(cvode_mem);
+      if (started && returned_known && t_start == t_returned) Z = Z_returned;  // restarted where it returned
+      returned_known = false;
+      steps_seen = 0;
+      root_pending = false;
+      return;
+    }
+    if (!started) {  // first call on a solver that has stepped already: start where it stands
+      const double t = current_time(cvode_mem);
+      interpolate(cvode_mem, t, scratch);
+      record(t, scratch);
+      t_audited = t;
+      started = true;
+      start_pending = false;
+      steps_seen = steps;
+      return;
+    }
+    if (steps != steps_seen) {
+      throw Error("CvodeAudit: " + std::to_string(steps - steps_seen) +
+                  " CVODE step(s) were taken outside CvodeAudit::CVode and cannot be audited");
+    }
+  }
+
+  /// One plain CVode call that takes at most one step, audited if it took one.
+  int call(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask, N_Vector scratch) {
+    const int flag = ::CVode(cvode_mem, tout, yout, tret, itask);
+    const long steps = number_of_steps(cvode_mem);
+    if (steps == steps_seen) return flag;
+    const long taken = steps - steps_seen;
+    steps_seen = steps;
+    if (taken != 1) {
+      incomplete = true;
+      throw Error("CvodeAudit: one CVode call took " + std::to_string(taken) +
+                  " steps; only one can be audited");
+    }
+    try {
+      audit_step(cvode_mem, scratch);
+    } catch (...) {
+      incomplete = true;
+      throw;
+    }
+    return flag;
+  }
+
+  /// y(t) from the last step's interpolant as CVode's output.
+  int output(void* cvode_mem, double t, N_Vector yout, sunrealtype* tret, int flag) {
+    if (CVodeGetDky(cvode_mem, t, 0, yout) < 0) return CV_ILL_INPUT;  // as CVode for a tout behind
+    *tret = t;
+    return flag;
+  }
+
+  int normal(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, N_Vector scratch) {
+    for (;;) {
+      if (number_of_steps(cvode_mem) > 0 &&
+          (current_time(cvode_mem) - tout) * last_step_size(cvode_mem) >= 0) {
+        break;  // tout reached: CVode(CV_NORMAL) only interpolates
+      }
+      const int flag = call(cvode_mem, tout, yout, tret, CV_ONE_STEP, scratch);
+      if (flag < 0) return flag;
+      const double h = last_step_size(cvode_mem);
+      if (flag == CV_ROOT_RETURN) {
+        if ((*tret - tout) * h <= 0) return flag;
+        // CV_ONE_STEP found the root beyond tout; CV_NORMAL returns tout first, the root next.
+        root_pending = true;
+        t_root = *tret;
+        return output(cvode_mem, tout, yout, tret, CV_SUCCESS);
+      }
+      if (flag == CV_TSTOP_RETURN) {
+        if ((current_time(cvode_mem) - tout) * h < 0) return flag;
+        // tout reached at the stop time: CV_NORMAL returns tout and keeps the stop time set.
+        const int rearm = CVodeSetStopTime(cvode_mem, *tret);
+        if (rearm < 0) return rearm;
+        break;
+      }
+    }
+    return call(cvode_mem, tout, yout, tret, CV_NORMAL, scratch);
+  }
+};
+
+CvodeAudit::CvodeAudit(int dofs, DropInEnergies energies, double threshold) {
+  if (dofs <= 0) throw InvalidArgument("CvodeAudit: dofs must be > 0");
+  if (!energies.kinetic_energy || !energies.potential_energy) {
+    throw InvalidArgument("CvodeAudit: the kinetic and the potential energy are required");
+  }
+  state_ = std::make_unique<State>(dofs, std::move(energies), threshold);
+}
+
+CvodeAudit::CvodeAudit(CvodeAudit&&) noexcept = default;
+CvodeAudit& CvodeAudit::operator=(CvodeAudit&&) noexcept = default;
+CvodeAudit::~CvodeAudit() = default;
+
+CvodeAudit::State& CvodeAudit::state() const {
+  if (!state_) throw Error("CvodeAudit: used after it was moved from");
+  return *state_;
+}
+
+int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+  if (cvode_mem == nullptr || yout == nullptr || tret == nullptr ||
+      (itask != CV_NORMAL && itask != CV_ONE_STEP)) {
+    return ::CVode(cvode_mem, tout, yout, tret, itask);  // CVODE reports the bad argument
+  }
+  State& s = state();
+  const NVector scratch = s.scratch_like(yout);
+  s.synchronize(cvode_mem, scratch.get());
+  int flag = 0;
+  if (s.root_pending) {
+    if (itask == CV_NORMAL && (s.t_root - tout) * last_step_size(cvode_mem) > 0) {
+      flag = s.output(cvode_mem, tout, yout, tret, CV_SUCCESS);
+    } else {
+      s.root_pending = false;
+      flag = s.output(cvode_mem, s.t_root, yout, tret, CV_ROOT_RETURN);
+    }
+  } else if (itask == CV_ONE_STEP) {
+    flag = s.call(cvode_mem, tout, yout, tret, CV_ONE_STEP, scratch.get());
+  } else {
+    flag = s.normal(cvode_mem, tout, yout, tret, scratch.get());
+  }
+  if (flag >= 0) s.note_return(cvode_mem, *tret, scratch.get());
+  return flag;
+}
+
+double CvodeAudit::relative_drift() const { return state().audit.relative_drift(); }
+bool CvodeAudit::passed() const {
+  const State& s = state();
+  return s.audited > 0 && !s.incomplete && s.audit.passed();
+}
+long CvodeAudit::audited_steps() const { return state().audited; }
+double CvodeAudit::threshold() const { return state().audit.threshold(); }
+double CvodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
+double CvodeAudit::energy_scale() const { return state().audit.energy_scale(); }
+double CvodeAudit::initial_control() const { return state().audit.initial_control(); }
+DropInStep CvodeAudit::last_step() const { return state().last; }
+int CvodeAudit::dofs() const { return state().dofs; }
+
+void CvodeAudit::print_summary(FILE* out) const {
+  const State& s = state();
+  std::fprintf(out, "energy audit: delta_C = %.3e (threshold %.1e, %ld steps audited): %s\n",
+               relative_drift(), threshold(), s.audited, passed() ? "pass" : "fail");
+  std::fprintf(out, "energy audit: max |C - C(t0)| = %.3e J, energy scale = %.3e J%s\n", max_abs_drift(),
+               energy_scale(), s.incomplete ? ", incomplete (a step was not audited)" : "");
+}
+
+}  // namespace energy_audit::sun

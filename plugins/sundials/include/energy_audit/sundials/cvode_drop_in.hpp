@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// The drop-in audit for an existing CVODE program over y = [q, v]: the program supplies
+/// T(q, v, t), V(q, t) and the power vᵀf of its non-potential forces, keeps its own solver setup,
+/// right-hand side, user_data, output loop and macros, and replaces `CVode(` by `audit.CVode(`.
+///
+///     energy_audit::sun::CvodeAudit audit(2, {T, V, P});           // P(q, v, t) = vᵀf
+///     ...
+///     retval = audit.CVode(cvode_mem, tout, y, &t, CV_NORMAL);   // instead of CVode(...)
+///     ...
+///     audit.print_summary(stdout);
+///     return audit.passed() ? 0 : 1;
+///
+/// The audit sees every accepted internal step. Z (Ż = ∂T/∂t − ∂V/∂t − vᵀf, Z = 0 at the first
+/// audited time) is integrated over each step [t_n − h_n, t_n] by 4-point Gauss–Legendre
+/// quadrature on CVODE's own interpolant (CVodeGetDky), and C = H + Z, H = T2 − T0 + V with T
+/// split by degree in v, is judged as by energy_audit::Audit: δ_C = sup |C − C(t0)| / sup
+/// max(|E|, |T|, |V|) ≤ threshold.
+///
+/// This header includes only standard and SUNDIALS headers, and it names nothing that SUNDIALS'
+/// examples commonly #define (T0, T1, TOUT, NEQ, RTOL, ATOL, Y1, ZERO, ONE, NOUT, Ith, IJth, PI,
+/// GRAV, SIN, ...), so it may be included after such macros.
+
+#include <cvodes/cvodes.h>
+#include <sundials/sundials_types.h>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <type_traits>
+
+namespace energy_audit::sun {
+
+static_assert(std::is_same_v<sunrealtype, double>,
+              "the drop-in audit needs SUNDIALS built with double precision");
+
+/// The energies of the program's model, as plain functions over arrays of its n coordinates q
+/// and n velocities v (y = [q, v]: q = y[0..n), v = y[n..2n)). Only T and V are required.
+struct DropInEnergies {
+  /// T(q, v, t) [J]
+  std::function<double(const double* q, const double* v, double t)> kinetic_energy;
+  /// V(q, t) [J]
+  std::function<double(const double* q, double t)> potential_energy;
+  /// vᵀf(q, v, t), the power of the non-potential forces [W]; empty: 0
+  std::function<double(const double* q, const double* v, double t)> nonpotential_power;
+  /// ∂T/∂t at fixed q and v [W]; empty: 0 (T does not depend on t explicitly)
+  std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate;
+  /// ∂V/∂t at fixed q [W]; empty: 0
+  std::function<double(const double* q, double t)> potential_energy_rate;
+};
+
+/// The energies at the last audited step (named in words: T0, T1, ... are common macros).
+struct DropInStep {
+  double t = 0;
+  double kinetic = 0;      ///< T [J]
+  double kinetic2 = 0;     ///< T2, the part of T of degree 2 in v [J]
+  double kinetic1 = 0;     ///< T1, degree 1 [J]
+  double kinetic0 = 0;     ///< T0, degree 0 [J]
+  double potential = 0;    ///< V [J]
+  double jacobi = 0;       ///< H = T2 − T0 + V [J]
+  double energy_flow = 0;  ///< Z since the first audited time [J]
+  double control = 0;      ///< C = H + Z [J]
+};
+
+/// Watches one CVODE solver through its CVode calls. Move-only; holds no SUNDIALS object
+/// between calls, so it may outlive the solver, its vectors and its SUNContext.
+class CvodeAudit {
+ public:
+  /// `dofs` = n > 0 coordinates; the solver's state must have at least 2n entries, [q, v] first.
+  /// Throws energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or
+  /// V, or a threshold that is negative or not finite.
+  CvodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
+  CvodeAudit(CvodeAudit&&) noexcept;
+  CvodeAudit& operator=(CvodeAudit&&) noexcept;
+  CvodeAudit(const CvodeAudit&) = delete;
+  CvodeAudit& operator=(const CvodeAudit&) = delete;
+  ~CvodeAudit();
+
+  /// Drop-in for SUNDIALS' CVode: same arguments, same return value, same solution. CV_NORMAL is
+  /// carried out as CV_ONE_STEP calls up to tout, each accepted step audited, then one CV_NORMAL
+  /// call that only interpolates at tout (CVode does not step once tout was passed). The steps,
+  /// the flags, tret and yout are those of a plain CVode(..., CV_NORMAL) call, bit for bit,
+  /// returns at a stop time (CVodeSetStopTime) included; the audit calls no right-hand side.
+  /// Differences from a plain CVode call:
+  ///   - CVodeSetMaxNumSteps' per-call limit is not reached (every internal call takes one step),
+  ///     so CV_TOO_MUCH_WORK is not returned;
+  ///   - with root functions (CVodeRootInit), a root is searched for over the whole step rather
+  ///     than up to tout: the roots come in the same order relative to the output times (a root
+  ///     found past tout is returned on the next call), but a root's computed time, and y there,
+  ///     may differ within CVODE's root tolerance;
+  ///   - near a stop time, CVodeGetCurrentStep may report after a return the step already
+  ///     shortened to end at the stop time (CV_NORMAL shortens it on the next call; the step
+  ///     taken is the same).
+  /// Cost: T (three times, for its split), V and Ż at four Gauss nodes and the step's end per
+  /// step, and Ż at four more nodes for each return before the last step's end.
+  ///
+  /// The audit starts at the solver's current time on the first call (at t0 if no step was taken
+  /// yet: y(t0) is then read from the first step's interpolant). After CVodeReInit it continues
+  /// from the new state, with Z at the restart time if that is where CVode last returned (or the
+  /// last step's end), else with Z of the last step: a jump that the energies do not explain
+  /// shows in δ_C. Steps taken by plain CVode calls on an audited solver cannot be audited: the
+  /// next call throws energy_audit::Error. An exception from one of the energy functions
+  /// propagates from this call, after CVODE has returned and with the solver as CVODE left it;
+  /// the audit is then incomplete and does not pass.
+  int CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask);
+
+  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
+  double relative_drift() const;
+  /// δ_C ≤ threshold, after at least one audited step and none missed.
+  bool passed() const;
+  long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
+  double threshold() const;
+  double max_abs_drift() const;    ///< sup |C − C(t0)| [J]
+  double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
+  double initial_control() const;  ///< C(t0) [J]
+  DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
+  int dofs() const;
+
+  /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"
+  /// and a second line with sup |C − C(t0)| and the energy scale.
+  void print_summary(FILE* out) const;
+
+ private:
+  struct State;
+  State& state() const;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// The drop-in audit's energies from a templated Lagrange model (lagrange_model.hpp): T, V and
+/// vᵀf from the model's own templates, ∂T/∂t and ∂V/∂t by automatic differentiation of them
+/// (energy_flow.hpp), none for a scleronomic model. Unlike cvode_drop_in.hpp, this header
+/// includes Eigen and the core.
+///
+///     auto audit = energy_audit::sun::make_cvode_audit(MyModel{});
+///     retval = audit.CVode(cvode_mem, tout, y, &t, CV_NORMAL);
+
+#include <Eigen/Core>
+#include <energy_audit/energy_flow.hpp>
+#include <energy_audit/lagrange_model.hpp>
+#include <utility>
+
+#include "energy_audit/sundials/cvode_drop_in.hpp"
+
+namespace energy_audit::sun {
+
+/// DropInEnergies over the arrays q = y[0..n), v = y[n..2n) of a model with n = M::dofs. Each
+/// function holds its own copy of the model.
+template <LagrangeModel M>
+DropInEnergies energies_from_model(M model) {
+  using Coordinates = VectorN<double, M::dofs>;
+  using View = Eigen::Map<const Coordinates>;
+  DropInEnergies energies;
+  energies.kinetic_energy = [model](const double* q, const double* v, double t) {
+    return static_cast<double>(model.kinetic_energy(Coordinates(View(q)), Coordinates(View(v)), t));
+  };
+  energies.potential_energy = [model](const double* q, double t) {
+    return static_cast<double>(model.potential_energy(Coordinates(View(q)), t));
+  };
+  energies.nonpotential_power = [model](const double* q, const double* v, double t) {
+    const Coordinates velocities{View(v)};
+    const Coordinates f = model.forces(Coordinates(View(q)), velocities, t);
+    return velocities.dot(f);
+  };
+  if constexpr (!is_scleronomic<M>) {
+    energies.kinetic_energy_rate = [model](const double* q, const double* v, double t) {
+      return explicit_time_derivatives(model, Coordinates(View(q)), Coordinates(View(v)), t).T_t;
+    };
+    energies.potential_energy_rate = [model](const double* q, double t) {  // V does not depend on v
+      return explicit_time_derivatives(model, Coordinates(View(q)), Coordinates::Zero().eval(), t).V_t;
+    };
+  }
+  return energies;
+}
+
+/// A CvodeAudit of the model: dofs = M::dofs, energies from energies_from_model.
+template <LagrangeModel M>
+CvodeAudit make_cvode_audit(M model, double threshold = 1e-3) {
+  return CvodeAudit(M::dofs, energies_from_model(std::move(model)), threshold);
+}
+
+}  // namespace energy_audit::sun
