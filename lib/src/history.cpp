@@ -20,8 +20,16 @@ void History::make_row(const EnergySample& sample, std::vector<double>& row) {
   *out++ = sample.t;
   out = std::copy(sample.q.begin(), sample.q.end(), out);
   out = std::copy(sample.v.begin(), sample.v.end(), out);
-  const EnergyTerms& e = sample.energy;
-  for (double value : {e.T, e.T2, e.T1, e.T0, e.V, e.E(), e.H(), sample.Z, sample.C()}) *out++ = value;
+  const EnergyTerms& e = sample.energy;  // in the order of energy_columns
+  *out++ = e.T;
+  *out++ = e.T2;
+  *out++ = e.T1;
+  *out++ = e.T0;
+  *out++ = e.V;
+  *out++ = e.E();
+  *out++ = e.H();
+  *out++ = sample.Z;
+  *out++ = sample.C();
   out = std::copy(sample.multipliers.begin(), sample.multipliers.end(), out);
   if (sample.constraint_drift) {
     *out++ = sample.constraint_drift->position;

@@ -29,6 +29,9 @@ class Audit {
   /// Called once per accepted step, the initial state included.
   void record(const EnergySample& sample);
 
+  /// Announces about how many samples will come, so that the history is allocated once.
+  void expect_samples(std::size_t count) { expected_samples_ = count; }
+
   /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|); 0 when both are 0, +inf when only the scale is.
   double relative_drift() const;
   double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
@@ -50,6 +53,7 @@ class Audit {
 
  private:
   bool should_store(double t);
+  std::size_t stored_rows(std::size_t samples) const;
 
   AuditOptions options_;
   History history_;
@@ -57,14 +61,29 @@ class Audit {
   std::vector<double> last_row_;
   std::optional<ConstraintDrift> max_constraint_drift_;
   std::size_t accepted_steps_ = 0;
+  std::size_t expected_samples_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
 };
 
-/// An observer (y, t) -> audit.record(system.sample(y, t)), for integrate_const and the plugins.
+/// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call.
 template <class System>
-auto watch(const System& system, Audit& audit) {
-  return [&system, &audit](const ConstVectorRef& y, double t) { audit.record(system.sample(y, t)); };
+class AuditObserver {
+ public:
+  AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
+  void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
+  /// Integrators that know their step count in advance announce it (integrate_const does).
+  void expect_samples(std::size_t count) const { audit_.expect_samples(count); }
+
+ private:
+  const System& system_;
+  Audit& audit_;
+};
+
+/// watch(system, audit): the observer for integrate_const and the SUNDIALS plugins.
+template <class System>
+AuditObserver<System> watch(const System& system, Audit& audit) {
+  return {system, audit};
 }
 
 }  // namespace energy_audit

@@ -35,6 +35,9 @@ class History {
   /// Writes the row of `sample` into `row` (resized to fit).
   static void make_row(const EnergySample& sample, std::vector<double>& row);
 
+  /// Allocates room for `rows` rows of `layout`.
+  void reserve(const HistoryLayout& layout, std::size_t rows) { values_.reserve(rows * layout.row_size()); }
+
   /// Appends a row made by make_row; the first one fixes the layout.
   void append_row(const HistoryLayout& layout, std::span<const double> row);
 
