@@ -2,7 +2,7 @@
 /// \file
 /// The constraint terms of a multiplier model at one state, by forward-mode automatic
 /// differentiation: ψ = G v + g, G, g, the acceleration-level term Ġ v + ġ, and Φ when the
-/// constraints are holonomic (DESIGN.md 2.2).
+/// constraints are holonomic (the README's "The mathematics").
 
 #include <Eigen/Core>
 #include <unsupported/Eigen/AutoDiff>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Accelerations derived from T, V and f through Lagrange's equations of the second kind
-/// (DESIGN.md 2.1): a = M⁻¹ r with M and r from lagrange_terms().
+/// (the README's "The mathematics"): a = M⁻¹ r with M and r from lagrange_terms().
 
 #include <string>
 

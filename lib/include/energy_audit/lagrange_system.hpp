@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// A Lagrange model as a first-order system y = [q, v, Z] with Ż appended (DESIGN.md section 3).
+/// A Lagrange model as a first-order system y = [q, v, Z] with Ż appended (the README's "The mathematics").
 
 #include <cmath>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// A multiplier model as a first-order system y = [q, v, Z] in index-1 form (DESIGN.md 2.2):
+/// A multiplier model as a first-order system y = [q, v, Z] in index-1 form (the README's "The mathematics"):
 /// accelerations and multipliers from the saddle-point system at every evaluation, with
 /// optional Baumgarte stabilization, and Ż carrying the constraint-force power −vᵀGᵀλ.
 

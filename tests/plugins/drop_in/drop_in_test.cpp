@@ -1,6 +1,6 @@
 // The drop-in example as a user runs it: examples/drop_in_cvode/crane_cvode.cpp, an existing
 // CVODE program with the audit attached, passes its correct right-hand side (eq. 19) and fails
-// the same program compiled with one sign flipped (-DWRONG_SIGN, MODELS.md "crane-wrong").
+// the same program compiled with one sign flipped (-DWRONG_SIGN, the README's "Models" "crane-wrong").
 #include <sys/wait.h>
 
 #include <cmath>

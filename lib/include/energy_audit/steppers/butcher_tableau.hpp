@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Coefficients of the explicit Runge–Kutta schemes of DESIGN.md section 3 (at most four stages).
+/// Coefficients of the explicit Runge–Kutta schemes of the README's "The mathematics" (at most four stages).
 
 #include <array>
 
