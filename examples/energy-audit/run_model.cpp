@@ -107,16 +107,17 @@ void run_fixed_step(RunOutcome& outcome, const ModelInstance& instance, const Ru
   if (result.diverged) outcome.diverged_at = result.t_diverged;
 }
 
+void record_counters(RunOutcome& outcome, const sun::SolverCounters& counters) {
+  outcome.solver_counters = counters;
+  outcome.steps = static_cast<std::size_t>(counters.steps);
+  outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
+}
+
 void run_cvodes(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
   sun::CvodesOptions options = settings.cvodes;
   options.method = settings.method.multistep;
   if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
   outcome.cvodes = options;
-  const auto record = [&](const sun::SolverCounters& counters) {
-    outcome.solver_counters = counters;
-    outcome.steps = static_cast<std::size_t>(counters.steps);
-    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
-  };
   Vector y = instance.initial_state;
   try {
     sun::CvodesResult result;
@@ -127,9 +128,9 @@ void run_cvodes(RunOutcome& outcome, const ModelInstance& instance, const RunSet
       result = sun::integrate_cvodes(*instance.system, y, outcome.interval.t0, outcome.interval.t_end,
                                      NoObserver{}, options);
     }
-    record(result.counters);
+    record_counters(outcome, result.counters);
   } catch (const sun::CvodesFailure& failure) {
-    record(failure.counters());
+    record_counters(outcome, failure.counters());
     throw;
   }
 }
@@ -146,11 +147,6 @@ void run_idas(RunOutcome& outcome, const ModelInstance& instance, const RunSetti
   options.form = settings.stabilization == Stabilization::Ggl ? sun::DaeForm::Ggl : sun::DaeForm::Index1;
   if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
   outcome.cvodes.z_mode = options.z_mode;
-  const auto record = [&](const sun::SolverCounters& counters) {
-    outcome.solver_counters = counters;
-    outcome.steps = static_cast<std::size_t>(counters.steps);
-    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
-  };
   Vector y = instance.initial_state;
   const AnyMultiplierSystem& system = *instance.multiplier_system;
   try {
@@ -161,9 +157,9 @@ void run_idas(RunOutcome& outcome, const ModelInstance& instance, const RunSetti
     } else {
       result = sun::integrate_idas(system, y, outcome.interval.t0, outcome.interval.t_end, NoObserver{}, options);
     }
-    record(result.counters);
+    record_counters(outcome, result.counters);
   } catch (const sun::IdasFailure& failure) {
-    record(failure.counters());
+    record_counters(outcome, failure.counters());
     throw;
   }
 }

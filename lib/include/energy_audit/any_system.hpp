@@ -26,8 +26,10 @@ class AnySystem {
   virtual EnergySample sample(const ConstVectorRef& y, double t) const = 0;
 };
 
-template <class System>
-class AnySystemAdapter final : public AnySystem {
+/// Forwards AnySystem's interface to a System; Interface may be a subclass of AnySystem whose
+/// own functions a further subclass forwards (AnyMultiplierSystemAdapter).
+template <class System, class Interface = AnySystem>
+class AnySystemAdapter : public Interface {
  public:
   explicit AnySystemAdapter(System system) : system_(std::move(system)) {}
 
@@ -50,7 +52,7 @@ class AnySystemAdapter final : public AnySystem {
   }
   EnergySample sample(const ConstVectorRef& y, double t) const override { return system_.sample(y, t); }
 
- private:
+ protected:
   System system_;
 };
 

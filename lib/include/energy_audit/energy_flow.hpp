@@ -15,19 +15,26 @@ struct ExplicitTimeDerivatives {
   double T_t = 0, V_t = 0;
 };
 
+/// ∂T/∂t and ∂V/∂t by forward-mode differentiation in t, whatever the model declares.
 template <LagrangeModel M>
-ExplicitTimeDerivatives explicit_time_derivatives(const M& model,
-                                                  const VectorN<double, M::dofs>& q,
+ExplicitTimeDerivatives differentiate_in_time(const M& model, const VectorN<double, M::dofs>& q,
+                                              const VectorN<double, M::dofs>& v, double t) {
+  using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+  const VectorN<Dual, M::dofs> q_dual = q.template cast<Dual>();
+  const VectorN<Dual, M::dofs> v_dual = v.template cast<Dual>();
+  const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
+  return {model.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0],
+          model.potential_energy(q_dual, t_dual).derivatives()[0]};
+}
+
+/// ∂T/∂t and ∂V/∂t: zero without work for a model declared scleronomic.
+template <LagrangeModel M>
+ExplicitTimeDerivatives explicit_time_derivatives(const M& model, const VectorN<double, M::dofs>& q,
                                                   const VectorN<double, M::dofs>& v, double t) {
   if constexpr (is_scleronomic<M>) {
     return {};
   } else {
-    using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
-    const VectorN<Dual, M::dofs> q_dual = q.template cast<Dual>();
-    const VectorN<Dual, M::dofs> v_dual = v.template cast<Dual>();
-    const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
-    return {model.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0],
-            model.potential_energy(q_dual, t_dual).derivatives()[0]};
+    return differentiate_in_time(model, q, v, t);
   }
 }
 

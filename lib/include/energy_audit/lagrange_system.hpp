@@ -113,12 +113,7 @@ class LagrangeSystem {
       const Coordinates q = Coordinates::LinSpaced(0.1, 0.1 * n);
       const Coordinates v = Coordinates::LinSpaced(0.7, 0.7 + 0.3 * n);
       const double t = 0.37;
-      using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
-      const VectorN<Dual, n> q_dual = q.template cast<Dual>();
-      const VectorN<Dual, n> v_dual = v.template cast<Dual>();
-      const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
-      const double T_t = model_.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0];
-      const double V_t = model_.potential_energy(q_dual, t_dual).derivatives()[0];
+      const ExplicitTimeDerivatives d = differentiate_in_time(model_, q, v, t);
       const double T = model_.kinetic_energy(q, v, t);
       const Coordinates minus_v = -v;
       const double T_minus = model_.kinetic_energy(q, minus_v, t);
@@ -129,8 +124,8 @@ class LagrangeSystem {
           throw InvalidArgument(std::string("model declares scleronomic but ") + what + " != 0");
         }
       };
-      require_zero(T_t, "dT/dt");
-      require_zero(V_t, "dV/dt");
+      require_zero(d.T_t, "dT/dt");
+      require_zero(d.V_t, "dV/dt");
       require_zero(T0, "T0");
       require_zero(0.5 * (T - T_minus), "T1");
     }
