@@ -75,7 +75,8 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
     out << "tolerances rtol " << format("%g", run.cvodes.rtol) << ", atol " << format("%g", run.cvodes.atol)
-        << ", Z as " << z_mode_name(run.cvodes.z_mode) << "\n";
+        << (run.audit ? std::string(", Z as ") + z_mode_name(run.cvodes.z_mode) : std::string(", Z not carried"))
+        << "\n";
   } else {
     out << "step       " << format("%g", run.step) << "\n";
   }

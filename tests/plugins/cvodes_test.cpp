@@ -123,6 +123,7 @@ struct FailingCrane {
   double t_fail = 0.5;
 
   ea::Index size() const { return crane.size(); }
+  bool carries_energy_flow() const { return crane.carries_energy_flow(); }
   void fail_after(double t, Eigen::Ref<ea::Vector> rates) const {
     if (t < t_fail) return;
     if (failure == Failure::Throw) throw std::runtime_error("model failure at t = " + std::to_string(t));

@@ -165,3 +165,20 @@ BOOST_AUTO_TEST_CASE(ggl_needs_holonomic_constraints_and_no_baumgarte) {
   o.baumgarte = ea::Baumgarte{1.0, 1.0};
   BOOST_CHECK_THROW(sun::integrate_idas(system, y, 0.0, 1.0, ea::NoObserver{}, o), ea::InvalidArgument);
 }
+
+BOOST_AUTO_TEST_CASE(system_without_z_integrates_the_motion_alone) {
+  const DaeSystem with_z{CraneDae{}};
+  const DaeSystem without_z{CraneDae{}, std::nullopt, ea::EnergyFlow::Off};
+  const auto s = CraneDae{}.initial_state();
+  ea::Vector y = without_z.initial_state(s.q, s.v);
+  BOOST_TEST_REQUIRE(y.size() == 8);
+  for (const auto mode : {sun::ZMode::State, sun::ZMode::Quadrature}) {
+    sun::IdasOptions o;
+    o.z_mode = mode;
+    ea::Vector motion = y;
+    sun::integrate_idas(without_z, motion, 0.0, 5.0, ea::NoObserver{}, o);
+    ea::Vector full = with_z.initial_state(s.q, s.v);
+    sun::integrate_idas(with_z, full, 0.0, 5.0, ea::NoObserver{}, o);
+    BOOST_TEST((motion - full.head(8)).cwiseAbs().maxCoeff() < 1e-5);
+  }
+}

@@ -8,7 +8,7 @@ void keep_error_message(int, const char*, const char*, char* message, void* data
   static_cast<CvodesCallbackData*>(data)->last_message = message;
 }
 
-SolverCounters read_counters(void* memory, const CvodesOptions& options) {
+SolverCounters read_counters(void* memory, const CvodesOptions& options, bool quadrature) {
   SolverCounters c;
   CVodeGetNumSteps(memory, &c.steps);
   CVodeGetNumRhsEvals(memory, &c.rhs_evaluations);
@@ -19,7 +19,7 @@ SolverCounters read_counters(void* memory, const CvodesOptions& options) {
     CVodeGetNumJacEvals(memory, &c.jacobian_evaluations);
     CVodeGetNumLinRhsEvals(memory, &c.jacobian_rhs_evaluations);
   }
-  if (options.z_mode == ZMode::Quadrature) CVodeGetQuadNumRhsEvals(memory, &c.quadrature_rhs_evaluations);
+  if (quadrature) CVodeGetQuadNumRhsEvals(memory, &c.quadrature_rhs_evaluations);
   return c;
 }
 
@@ -56,7 +56,7 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
     check(CVodeSetNonlinearSolver(memory, solver.nonlinear_solver.get()), "CVodeSetNonlinearSolver");
   }
 
-  if (options.z_mode == ZMode::Quadrature) {
+  if (energy_flow) {  // Z as a quadrature
     solver.z = make_serial_vector(1, context);
     NV_Ith_S(solver.z.get(), 0) = 0.0;
     check(CVodeQuadInit(memory, energy_flow, solver.z.get()), "CVodeQuadInit");
@@ -74,7 +74,7 @@ void fail(CvodesSolver& solver, int flag, const char* function, const CvodesCall
     message = "max_steps = " + std::to_string(options.max_steps) + " steps taken before reaching the end";
   }
   throw CvodesFailure(SolverError(function, flag, cvode_flag_name(flag), message, t),
-                      read_counters(solver.memory.get(), options));
+                      read_counters(solver.memory.get(), options, solver.z != nullptr));
 }
 
 }  // namespace energy_audit::sun::detail

@@ -70,7 +70,7 @@ void ggl_initial_values(const DaeLayout& L, const DaeTerms& terms, const ConstVe
   if (L.z_in_state) Yp[L.z()] = dae_energy_flow(L, terms, Y);
 }
 
-SolverCounters read_idas_counters(void* memory, const IdasOptions& options) {
+SolverCounters read_idas_counters(void* memory, bool quadrature) {
   SolverCounters c;
   IDAGetNumSteps(memory, &c.steps);
   IDAGetNumResEvals(memory, &c.rhs_evaluations);
@@ -79,7 +79,7 @@ SolverCounters read_idas_counters(void* memory, const IdasOptions& options) {
   IDAGetNumErrTestFails(memory, &c.error_test_failures);
   IDAGetNumJacEvals(memory, &c.jacobian_evaluations);
   IDAGetNumLinResEvals(memory, &c.jacobian_rhs_evaluations);
-  if (options.z_mode == ZMode::Quadrature) IDAGetQuadNumRhsEvals(memory, &c.quadrature_rhs_evaluations);
+  if (quadrature) IDAGetQuadNumRhsEvals(memory, &c.quadrature_rhs_evaluations);
   return c;
 }
 
@@ -127,7 +127,7 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
   if (!solver.jacobian || !solver.linear_solver) throw energy_audit::Error("dense linear solver not created");
   check(IDASetLinearSolver(memory, solver.linear_solver.get(), solver.jacobian.get()), "IDASetLinearSolver");
 
-  if (!L.z_in_state) {
+  if (energy_flow) {  // Z as a quadrature
     solver.z = make_serial_vector(1, context);
     NV_Ith_S(solver.z.get(), 0) = 0.0;
     check(IDAQuadInit(memory, energy_flow, solver.z.get()), "IDAQuadInit");
@@ -145,7 +145,7 @@ void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCal
     message = "max_steps = " + std::to_string(options.max_steps) + " steps taken before reaching the end";
   }
   throw IdasFailure(SolverError(function, flag, idas_flag_name(flag), message, t),
-                    read_idas_counters(solver.memory.get(), options));
+                    read_idas_counters(solver.memory.get(), solver.z != nullptr));
 }
 
 }  // namespace detail

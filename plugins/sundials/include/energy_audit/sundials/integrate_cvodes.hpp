@@ -4,8 +4,9 @@
 /// the state or as a quadrature, and shows every accepted internal step to the observer (CVODE
 /// is stepped one step at a time up to the stop time t1).
 ///
-/// System: size() = 2n + 1 with Z last; operator()(y, dydt, t) for all of y;
-/// motion_rates(y, dydt, t) for the first size() - 1 entries; energy_flow_rate(y, t) = Ż.
+/// System: size() = 2n + 1 with Z last (2n when carries_energy_flow() is false); operator()(y,
+/// dydt, t) for all of y; motion_rates(y, dydt, t) for the first size() - 1 entries;
+/// energy_flow_rate(y, t) = Ż.
 /// LagrangeSystem (EnergyFlow::Carried) and AnySystem are such systems.
 
 #include <string>
@@ -90,7 +91,7 @@ int cvodes_energy_flow(sunrealtype t, N_Vector y, N_Vector z_dot, void* user_dat
 void keep_error_message(int error_code, const char* module, const char* function, char* message,
                         void* data);
 
-SolverCounters read_counters(void* cvode_memory, const CvodesOptions& options);
+SolverCounters read_counters(void* cvode_memory, const CvodesOptions& options, bool quadrature);
 
 /// Creates and configures CVODES for `problem` (everything but the right-hand side types).
 struct CvodesSolver {
@@ -102,6 +103,7 @@ struct CvodesSolver {
   SunNonlinearSolver nonlinear_solver;
   CvodeMemory memory;  // declared last: freed first
 };
+/// energy_flow: the quadrature right-hand side for Z, or nullptr when Z is not a quadrature.
 void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,
                CVQuadRhsFn energy_flow, CvodesCallbackData& data, const CvodesOptions& options);
 [[noreturn]] void fail(CvodesSolver& solver, int flag, const char* function, const CvodesCallbackData& data,
@@ -116,12 +118,13 @@ template <class System, class Observer>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                               const CvodesOptions& options = {}) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
-  detail::CvodesProblem<System> problem(system, options.z_mode);
+  const bool quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
+  detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
   detail::CvodesSolver solver;
-  const bool quadrature = options.z_mode == ZMode::Quadrature;
   const Index motion_size = y.size() - 1;
   detail::configure(solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t0, t1,
-                    detail::cvodes_rhs<System>, detail::cvodes_energy_flow<System>, problem, options);
+                    detail::cvodes_rhs<System>, quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem,
+                    options);
 
   observer(y, t0);
   double t = t0;
@@ -143,7 +146,7 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
     }
     observer(y, t);
   }
-  return {detail::read_counters(solver.memory.get(), options), t};
+  return {detail::read_counters(solver.memory.get(), options, solver.z != nullptr), t};
 }
 
 }  // namespace energy_audit::sun

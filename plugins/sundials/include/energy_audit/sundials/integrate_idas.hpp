@@ -116,17 +116,18 @@ struct IdasSolver {
 /// Y(t0), Y'(t0) for the GGL form from the saddle-point solve; throws for inconsistent values.
 void ggl_initial_values(const DaeLayout& layout, const DaeTerms& terms, const ConstVectorRef& y0, double t0,
                         Eigen::Ref<Vector> Y, Eigen::Ref<Vector> Yp);
+/// energy_flow: the quadrature right-hand side for Z, or nullptr when Z is not a quadrature.
 void configure(IdasSolver& solver, const DaeLayout& layout, const Vector& Y0, const Vector& Yp0, double t0,
                double t1, IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data,
                const IdasOptions& options);
-SolverCounters read_idas_counters(void* memory, const IdasOptions& options);
+SolverCounters read_idas_counters(void* memory, bool quadrature);
 [[noreturn]] void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
                             const IdasOptions& options);
 
 }  // namespace detail
 
-/// Integrates y = [q, v, Z] of a multiplier system from t0 to t1; y holds the state at t1
-/// afterwards. The observer sees (y, t) at t0 and after every accepted internal step. Throws
+/// Integrates y = [q, v, Z] of a multiplier system (y = [q, v] when it does not carry Z) from
+/// t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at t0 and after every accepted internal step. Throws
 /// IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on kinematic constraints or
 /// inconsistent initial values, and rethrows the system's exceptions after IDAS has returned.
 template <class System, class Observer>
@@ -144,7 +145,9 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   layout.n = system.dofs();
   layout.m = system.constraint_count();
   layout.ggl = options.form == DaeForm::Ggl;
-  layout.z_in_state = options.z_mode == ZMode::State;
+  const bool carries_z = system.carries_energy_flow();
+  const bool z_as_quadrature = carries_z && options.z_mode == ZMode::Quadrature;
+  layout.z_in_state = carries_z && options.z_mode == ZMode::State;
   problem.baumgarte = options.baumgarte;
   const Index n = layout.n;
 
@@ -155,8 +158,8 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t0), y, t0, Y, Yp);
   }
   detail::IdasSolver solver;
-  detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>, detail::idas_energy_flow<System>,
-                    problem, options);
+  detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
+                    z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
   if (!layout.ggl) {
     const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, t1);
     problem.guard.rethrow_if_failed();
@@ -176,7 +179,7 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     y.head(2 * n) = Y_now.head(2 * n);
     if (layout.z_in_state) {
       y[2 * n] = Y_now[layout.z()];
-    } else {
+    } else if (z_as_quadrature) {
       double t_quadrature = t;
       const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
       if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
@@ -184,7 +187,7 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     }
     observer(y, t);
   }
-  return {detail::read_idas_counters(solver.memory.get(), options), t};
+  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t};
 }
 
 }  // namespace energy_audit::sun
