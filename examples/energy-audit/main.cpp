@@ -98,18 +98,18 @@ struct AdaptiveOptions {
 
   void add_to(CLI::App& command, bool with_rtol) {
     if (with_rtol) {
-      command.add_option("--rtol", rtol, "CVODES relative tolerance")->capture_default_str();
+      command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")->capture_default_str();
     }
-    command.add_option("--atol", atol, "CVODES absolute tolerance")->capture_default_str();
-    command.add_option("--max-steps", max_steps, "CVODES: most internal steps for the whole run")
+    command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")->capture_default_str();
+    command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
         ->capture_default_str();
-    command.add_option("--z-as", z_as, "carry Z in the CVODES state or as a quadrature: state|quadrature")
+    command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
         ->capture_default_str();
-    command.add_option("--iteration", iteration, "CVODES nonlinear iteration: newton|fixed-point")
+    command.add_option("--iteration", iteration, "cvode-bdf, cvode-adams: nonlinear iteration newton|fixed-point")
         ->capture_default_str();
-    command.add_option("--initial-step", initial_step, "CVODES first step (0: its own estimate)")
+    command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
         ->capture_default_str();
-    command.add_option("--max-step", max_step, "CVODES largest step (0: unbounded)")->capture_default_str();
+    command.add_option("--max-step", max_step, "adaptive methods: largest step (0: unbounded)")->capture_default_str();
   }
 
   sun::CvodesOptions parse() const {
@@ -304,6 +304,9 @@ int main(int argc, char** argv) {
                "Tracks C = H + Z, which is constant on exact solutions, and judges its relative drift delta_C.",
                "energy-audit"};
   app.require_subcommand(1);
+  app.footer("Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence (the history\n"
+             "computed so far is still written), 2 usage error, 3 verdict not pass with --fail-on-verdict.\n"
+             "The models, methods and the JSON and CSV formats are described in README.md.");
   auto* list = app.add_subcommand("list", "list the models and the methods");
   RunCommand run;
   run.add_to(*app.add_subcommand("run", "integrate one model with one method and audit it"));
