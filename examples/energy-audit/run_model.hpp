@@ -10,6 +10,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
+#include <energy_audit/sundials/solver_counters.hpp>
 
 #include "methods.hpp"
 #include "model_registry.hpp"

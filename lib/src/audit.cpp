@@ -23,8 +23,9 @@ void Audit::record(const EnergySample& sample) {
     layout_ = HistoryLayout::of(sample);
     history_.reserve(layout_, stored_rows(expected_samples_));
   }
-  // A non-finite C must fail the audit, and std::max would drop a NaN.
-  const double drift = std::isfinite(C) ? std::abs(C - C0_) : std::numeric_limits<double>::infinity();
+  // A non-finite C (or C0) must fail the audit, and std::max would drop a NaN.
+  const double drift =
+      std::isfinite(C) && std::isfinite(C0_) ? std::abs(C - C0_) : std::numeric_limits<double>::infinity();
   max_abs_drift_ = std::max(max_abs_drift_, drift);
   energy_scale_ = std::max({energy_scale_, std::abs(e.E()), std::abs(e.T), std::abs(e.V)});
   if (sample.constraint_drift) {

@@ -7,7 +7,6 @@ namespace energy_audit {
 ButcherTableau euler_tableau() {
   ButcherTableau t;
   t.stages = 1;
-  t.order = 1;
   t.b = {1.0};
   return t;
 }
@@ -15,7 +14,6 @@ ButcherTableau euler_tableau() {
 ButcherTableau heun_tableau() {
   ButcherTableau t;
   t.stages = 2;
-  t.order = 2;
   t.a[1] = {1.0};
   t.b = {0.5, 0.5};
   t.c = {0.0, 1.0};
@@ -25,7 +23,6 @@ ButcherTableau heun_tableau() {
 ButcherTableau kutta3_tableau() {
   ButcherTableau t;
   t.stages = 3;
-  t.order = 3;
   t.a[1] = {0.5};
   t.a[2] = {-1.0, 2.0};
   t.b = {1.0 / 6.0, 4.0 / 6.0, 1.0 / 6.0};
@@ -36,7 +33,6 @@ ButcherTableau kutta3_tableau() {
 ButcherTableau rk4_tableau() {
   ButcherTableau t;
   t.stages = 4;
-  t.order = 4;
   t.a[1] = {0.5};
   t.a[2] = {0.0, 0.5};
   t.a[3] = {0.0, 0.0, 1.0};
@@ -49,7 +45,6 @@ ButcherTableau gill_tableau() {
   const double r = std::sqrt(2.0);
   ButcherTableau t;
   t.stages = 4;
-  t.order = 4;
   t.a[1] = {0.5};
   t.a[2] = {(r - 1.0) / 2.0, (2.0 - r) / 2.0};
   t.a[3] = {0.0, -r / 2.0, 1.0 + r / 2.0};

@@ -47,8 +47,7 @@ std::optional<FixedStepMethod> parse_fixed_step_method(std::string_view name) {
 }
 
 FixedStepper::FixedStepper(FixedStepMethod method)
-    : method_(method),
-      stepper_(method == FixedStepMethod::EulerCromer
+    : stepper_(method == FixedStepMethod::EulerCromer
                    ? std::variant<ExplicitRungeKutta, EulerCromer>(EulerCromer{})
                    : std::variant<ExplicitRungeKutta, EulerCromer>(ExplicitRungeKutta(tableau_of(method)))) {}
 

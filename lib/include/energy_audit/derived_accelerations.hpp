@@ -18,7 +18,7 @@ VectorN<double, M::dofs> derived_accelerations(const M& model, const VectorN<dou
   const LagrangeTerms<M::dofs> terms = lagrange_terms(model, q, v, t);
   const Eigen::LLT<Eigen::Matrix<double, M::dofs, M::dofs>> cholesky(terms.mass);
   if (cholesky.info() != Eigen::Success) {
-    throw Error("mass matrix d2T/dv2 is not positive definite at t = " + std::to_string(t));
+    throw Error("mass matrix d2T/dv2 is not positive definite at t = " + to_text(t));
   }
   return cholesky.solve(terms.rhs);
 }

@@ -14,24 +14,40 @@ struct EnergyTerms {
   double H() const { return T2 - T0 + V; }  ///< Jacobi integral ("Hamiltonian" of seed 000)
 };
 
-/// Evaluates T, V and the split of T from T(q, v, t), T(q, -v, t) and T(q, 0, t):
-/// T0 = T(q, 0, t), T1 = (T(v) - T(-v)) / 2, T2 = (T(v) + T(-v)) / 2 - T0.
-template <LagrangeModel M>
-EnergyTerms energy_terms(const M& model, const VectorN<double, M::dofs>& q,
-                         const VectorN<double, M::dofs>& v, double t) {
+/// The split of T from its values at v, −v and 0: T0 = T(0), T1 = (T(v) − T(−v)) / 2,
+/// T2 = (T(v) + T(−v)) / 2 − T0 (V is left 0).
+inline EnergyTerms split_kinetic_energy(double T_at_v, double T_at_minus_v, double T_at_zero) {
   EnergyTerms e;
-  e.T = model.kinetic_energy(q, v, t);
-  e.V = model.potential_energy(q, t);
-  if constexpr (is_scleronomic<M>) {
-    e.T2 = e.T;
-  } else {
-    const VectorN<double, M::dofs> minus_v = -v;
-    const double T_minus = model.kinetic_energy(q, minus_v, t);
-    e.T0 = model.kinetic_energy(q, VectorN<double, M::dofs>::Zero().eval(), t);
-    e.T1 = 0.5 * (e.T - T_minus);
-    e.T2 = 0.5 * (e.T + T_minus) - e.T0;
-  }
+  e.T = T_at_v;
+  e.T0 = T_at_zero;
+  e.T1 = 0.5 * (T_at_v - T_at_minus_v);
+  e.T2 = 0.5 * (T_at_v + T_at_minus_v) - T_at_zero;
   return e;
+}
+
+/// T, V and the split of T, evaluated whatever the model declares.
+template <LagrangeModel M>
+EnergyTerms split_energy_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                               double t) {
+  const VectorN<double, M::dofs> minus_v = -v;
+  EnergyTerms e = split_kinetic_energy(model.kinetic_energy(q, v, t), model.kinetic_energy(q, minus_v, t),
+                                       model.kinetic_energy(q, VectorN<double, M::dofs>::Zero().eval(), t));
+  e.V = model.potential_energy(q, t);
+  return e;
+}
+
+/// T, V and the split of T; a model declared scleronomic has T = T2 without further work.
+template <LagrangeModel M>
+EnergyTerms energy_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                         double t) {
+  if constexpr (is_scleronomic<M>) {
+    EnergyTerms e;
+    e.T = e.T2 = model.kinetic_energy(q, v, t);
+    e.V = model.potential_energy(q, t);
+    return e;
+  } else {
+    return split_energy_terms(model, q, v, t);
+  }
 }
 
 }  // namespace energy_audit

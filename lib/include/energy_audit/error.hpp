@@ -2,6 +2,7 @@
 /// \file
 /// The library's exceptions: a caller error (InvalidArgument) and a run-time failure (Error).
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -18,5 +19,12 @@ class InvalidArgument : public Error {
  public:
   using Error::Error;
 };
+
+/// A number as messages print it: 6 significant digits, no trailing zeros ("0.4999", "1e-07").
+inline std::string to_text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
 
 }  // namespace energy_audit

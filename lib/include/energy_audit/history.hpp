@@ -43,7 +43,6 @@ class History {
 
   const HistoryLayout& layout() const { return layout_; }
   std::size_t rows() const { return rows_; }
-  bool empty() const { return rows_ == 0; }
   std::span<const double> row(std::size_t i) const {
     return {values_.data() + i * layout_.row_size(), layout_.row_size()};
   }

@@ -21,8 +21,12 @@ struct IntegrationResult {
   double t_diverged = 0;            ///< where it did (the end of that step)
 };
 
+/// Most steps a fixed-step run may take: 2^53, where t0 + k h stops being exact in k.
+inline constexpr double max_fixed_step_count = 9007199254740992.0;
+
 /// Number of steps of length h (the last one possibly shorter) that cover [t0, t1]. A ratio
-/// within rounding of an integer counts as that integer, so no sliver step appears.
+/// within rounding of an integer counts as that integer, so no sliver step appears. Throws
+/// InvalidArgument for a bad interval or step, or more than max_fixed_step_count steps.
 std::size_t fixed_step_count(double t0, double t1, double h);
 
 /// Integrates y from t0 to t1. Stops after the first step that leaves y non-finite; that

@@ -10,7 +10,7 @@
 ///         // kinematic ψ = G(q, t) v + g(q, t) = 0, linear in v
 ///
 /// The library takes G, g and the acceleration-level term Ġ v + ġ from them by automatic
-/// differentiation. Multipliers λ follow DESIGN.md's sign: M a = r + Gᵀλ.
+/// differentiation. Multipliers λ have the sign of M a = r + Gᵀλ.
 
 #include "energy_audit/lagrange_model.hpp"
 

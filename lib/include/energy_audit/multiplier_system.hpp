@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "energy_audit/constraint_terms.hpp"
+#include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
@@ -57,7 +58,7 @@ class MultiplierSystem {
 
   struct Rates {
     Coordinates a;
-    Multipliers lambda;  ///< DESIGN.md's sign: M a = r + Gᵀλ
+    Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
   };
 
@@ -67,6 +68,7 @@ class MultiplierSystem {
     if (baumgarte_ && !(baumgarte_->alpha >= 0 && baumgarte_->beta >= 0)) {
       throw InvalidArgument("Baumgarte alpha and beta must be >= 0");
     }
+    check_declarations(model_);
   }
 
   const M& model() const { return model_; }
@@ -76,11 +78,9 @@ class MultiplierSystem {
   bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
   Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
 
+  /// y = [q, v, 0] (or [q, v] when Z is not carried).
   Vector initial_state(const Coordinates& q, const Coordinates& v) const {
-    Vector y = Vector::Zero(size());
-    y.template head<n>() = q;
-    y.template segment<n>(n) = v;
-    return y;
+    return state_vector(q, v, carries_energy_flow());
   }
 
   /// Accelerations, multipliers and Ż at one state. Throws Error for a singular G or M.

@@ -24,23 +24,24 @@ struct SaddlePointSolution {
   VectorN<double, m> lambda;
 };
 
-/// Throws Error naming t when M is not positive definite or G has rank < m.
+/// Throws Error naming t when M is not positive definite or G has rank < m. n and m may be
+/// Eigen::Dynamic.
 template <int n, int m>
 SaddlePointSolution<n, m> solve_saddle_point(const Eigen::Matrix<double, n, n>& M,
                                              const Eigen::Matrix<double, m, n>& G, const VectorN<double, n>& r,
                                              const VectorN<double, m>& c, double t) {
   const Eigen::LLT<Eigen::Matrix<double, n, n>> cholesky(M);
   if (cholesky.info() != Eigen::Success) {
-    throw Error("mass matrix d2T/dv2 is not positive definite at t = " + std::to_string(t));
+    throw Error("mass matrix d2T/dv2 is not positive definite at t = " + to_text(t));
   }
   const Eigen::Matrix<double, n, m> M_inv_Gt = cholesky.solve(G.transpose());
   const VectorN<double, n> M_inv_r = cholesky.solve(r);
   const Eigen::Matrix<double, m, m> schur = G * M_inv_Gt;
   Eigen::ColPivHouseholderQR<Eigen::Matrix<double, m, m>> qr(schur);
   qr.setThreshold(1e-10);  // relative to the largest pivot
-  if (qr.rank() < m) {
+  if (qr.rank() < G.rows()) {  // G.rows(), not m: m may be Eigen::Dynamic
     throw Error("constraint Jacobian G is singular (rank " + std::to_string(qr.rank()) + " of " +
-                std::to_string(m) + ") at t = " + std::to_string(t));
+                std::to_string(G.rows()) + ") at t = " + to_text(t));
   }
   SaddlePointSolution<n, m> s;
   s.lambda = qr.solve(c - G * M_inv_r);

@@ -2,11 +2,13 @@
 
 #include <array>
 #include <cstddef>
-#include <energy_audit/audit.hpp>
-#include <energy_audit/error.hpp>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/energy_terms.hpp>
+#include <energy_audit/error.hpp>
 
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
@@ -88,13 +90,10 @@ struct CvodeAudit::State {
 
   EnergyTerms energy_terms(const double* q, const double* v, double t) {
     for (int i = 0; i < dofs; ++i) minus_v[static_cast<std::size_t>(i)] = -v[i];
-    EnergyTerms e;
-    e.T = energies.kinetic_energy(q, v, t);
+    EnergyTerms e = split_kinetic_energy(energies.kinetic_energy(q, v, t),
+                                         energies.kinetic_energy(q, minus_v.data(), t),
+                                         energies.kinetic_energy(q, zero_v.data(), t));
     e.V = energies.potential_energy(q, t);
-    const double T_minus = energies.kinetic_energy(q, minus_v.data(), t);
-    e.T0 = energies.kinetic_energy(q, zero_v.data(), t);
-    e.T1 = 0.5 * (e.T - T_minus);
-    e.T2 = 0.5 * (e.T + T_minus) - e.T0;
     return e;
   }
 

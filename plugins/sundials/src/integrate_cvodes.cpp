@@ -4,10 +4,6 @@
 
 namespace energy_audit::sun::detail {
 
-void keep_error_message(int, const char*, const char*, char* message, void* data) {
-  static_cast<CvodesCallbackData*>(data)->last_message = message;
-}
-
 SolverCounters read_counters(void* memory, const CvodesOptions& options, bool quadrature) {
   SolverCounters c;
   CVodeGetNumSteps(memory, &c.steps);
@@ -24,7 +20,7 @@ SolverCounters read_counters(void* memory, const CvodesOptions& options, bool qu
 }
 
 void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,
-               CVQuadRhsFn energy_flow, CvodesCallbackData& data, const CvodesOptions& options) {
+               CVQuadRhsFn energy_flow, CallbackData& data, const CvodesOptions& options) {
   if (!(options.rtol > 0) || !(options.atol > 0)) throw InvalidArgument("rtol and atol must be > 0");
   if (!(options.max_steps > 0)) throw InvalidArgument("max_steps must be > 0");
   if (!(t1 > t0)) throw InvalidArgument("t_end must be > t0");
@@ -37,9 +33,10 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
   if (!solver.memory) throw energy_audit::Error("CVodeCreate failed");
   void* memory = solver.memory.get();
   const auto check = [&](int flag, const char* function) { check_cvode(flag, function, data.last_message, t0); };
-  check(CVodeSetErrHandlerFn(memory, keep_error_message, &data), "CVodeSetErrHandlerFn");
+  CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
+  check(CVodeSetErrHandlerFn(memory, keep_error_message, callback_data), "CVodeSetErrHandlerFn");
   check(CVodeInit(memory, rhs, t0, solver.y.get()), "CVodeInit");
-  check(CVodeSetUserData(memory, &data), "CVodeSetUserData");
+  check(CVodeSetUserData(memory, callback_data), "CVodeSetUserData");
   check(CVodeSStolerances(memory, options.rtol, options.atol), "CVodeSStolerances");
   check(CVodeSetStopTime(memory, t1), "CVodeSetStopTime");
   if (options.initial_step > 0) check(CVodeSetInitStep(memory, options.initial_step), "CVodeSetInitStep");
@@ -65,7 +62,7 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
   }
 }
 
-void fail(CvodesSolver& solver, int flag, const char* function, const CvodesCallbackData& data,
+void fail(CvodesSolver& solver, int flag, const char* function, const CallbackData& data,
           const CvodesOptions& options) {
   double t = 0;
   CVodeGetCurrentTime(solver.memory.get(), &t);

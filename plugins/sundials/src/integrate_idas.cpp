@@ -54,19 +54,10 @@ void ggl_initial_values(const DaeLayout& L, const DaeTerms& terms, const ConstVe
                           ", |G v0 + g| = " + std::to_string(velocity) +
                           " (q and v are not changed by IDACalcIC, so they must satisfy the constraints)");
   }
-  // Index-1 saddle point at t0 with run-time sizes.
-  const Index n = L.n, m = L.m;
-  Matrix kkt = Matrix::Zero(n + m, n + m);
-  kkt.topLeftCorner(n, n) = terms.mass;
-  kkt.topRightCorner(n, m) = -terms.G.transpose();
-  kkt.bottomLeftCorner(m, n) = terms.G;
-  Vector right(n + m);
-  right << terms.rhs, -terms.bias;
-  const Eigen::ColPivHouseholderQR<Matrix> qr(kkt);
-  if (qr.rank() < n + m) throw Error("constraint Jacobian G is singular at t = " + std::to_string(t0));
-  const Vector solution = qr.solve(right);
-  Y.segment(L.lambda(), m) = solution.tail(m);
-  Yp.segment(n, n) = solution.head(n);
+  const SaddlePointSolution<Eigen::Dynamic, Eigen::Dynamic> s =
+      solve_saddle_point<Eigen::Dynamic, Eigen::Dynamic>(terms.mass, terms.G, terms.rhs, -terms.bias, t0);
+  Y.segment(L.lambda(), L.m) = s.lambda;
+  Yp.segment(L.n, L.n) = s.a;
   if (L.z_in_state) Yp[L.z()] = dae_energy_flow(L, terms, Y);
 }
 
@@ -83,12 +74,6 @@ SolverCounters read_idas_counters(void* memory, bool quadrature) {
   return c;
 }
 
-namespace {
-void keep_idas_message(int, const char*, const char*, char* message, void* data) {
-  static_cast<IdasCallbackData*>(data)->last_message = message;
-}
-}  // namespace
-
 void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const Vector& Yp0, double t0, double t1,
                IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data, const IdasOptions& options) {
   if (!(options.rtol > 0) || !(options.atol > 0)) throw InvalidArgument("rtol and atol must be > 0");
@@ -99,9 +84,9 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
   solver.Y = make_serial_vector(length, context);
   solver.Yp = make_serial_vector(length, context);
   solver.id = make_serial_vector(length, context);
-  ida_view(solver.Y.get()) = Y0;
-  ida_view(solver.Yp.get()) = Yp0;
-  Eigen::Map<Vector> id = ida_view(solver.id.get());
+  view(solver.Y.get()) = Y0;
+  view(solver.Yp.get()) = Yp0;
+  Eigen::Map<Vector> id = view(solver.id.get());
   id.setOnes();  // differential: q, v, Z
   id.segment(L.lambda(), L.m * (L.ggl ? 2 : 1)).setZero();  // algebraic: λ (and μ)
 
@@ -111,9 +96,10 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
   const auto check = [&](int flag, const char* function) {
     if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), data.last_message, t0);
   };
-  check(IDASetErrHandlerFn(memory, keep_idas_message, &data), "IDASetErrHandlerFn");
+  CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
+  check(IDASetErrHandlerFn(memory, keep_error_message, callback_data), "IDASetErrHandlerFn");
   check(IDAInit(memory, residual, t0, solver.Y.get(), solver.Yp.get()), "IDAInit");
-  check(IDASetUserData(memory, &data), "IDASetUserData");
+  check(IDASetUserData(memory, callback_data), "IDASetUserData");
   check(IDASStolerances(memory, options.rtol, options.atol), "IDASStolerances");
   check(IDASetId(memory, solver.id.get()), "IDASetId");
   // λ (and μ) leave the error test: the multipliers follow from q and v, and for GGL they are index 2.

@@ -9,7 +9,6 @@ namespace energy_audit {
 /// y ← y + h Σ b_i k_i,  k_i = F(t + c_i h, y + h Σ_{j<i} a_ij k_j).
 struct ButcherTableau {
   int stages = 0;
-  int order = 0;
   std::array<std::array<double, 4>, 4> a{};
   std::array<double, 4> b{};
   std::array<double, 4> c{};

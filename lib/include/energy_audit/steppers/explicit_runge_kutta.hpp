@@ -17,7 +17,6 @@ class ExplicitRungeKutta {
   }
 
   int evaluations_per_step() const { return tableau_.stages; }
-  const ButcherTableau& tableau() const { return tableau_; }
 
   /// Advances y from t to t + h. The caller owns t (t_k = t0 + k h avoids accumulating error).
   template <class System>

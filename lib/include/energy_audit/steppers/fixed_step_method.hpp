@@ -21,7 +21,7 @@ struct FixedStepMethodInfo {
   int order;
 };
 
-/// All methods, in DESIGN.md's order.
+/// All methods, euler first.
 std::span<const FixedStepMethodInfo> fixed_step_methods();
 const FixedStepMethodInfo& info(FixedStepMethod method);
 std::optional<FixedStepMethod> parse_fixed_step_method(std::string_view name);
@@ -31,7 +31,6 @@ class FixedStepper {
  public:
   explicit FixedStepper(FixedStepMethod method);
 
-  FixedStepMethod method() const { return method_; }
   int evaluations_per_step() const {
     return std::visit([](const auto& s) { return s.evaluations_per_step(); }, stepper_);
   }
@@ -50,7 +49,6 @@ class FixedStepper {
  private:
   [[noreturn]] static void throw_needs_second_order();
 
-  FixedStepMethod method_;
   std::variant<ExplicitRungeKutta, EulerCromer> stepper_;
 };
 

@@ -23,7 +23,6 @@ class CallbackGuard {
     }
   }
 
-  bool failed() const { return static_cast<bool>(failure_); }
   void rethrow_if_failed() {
     if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
   }

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// How the CVODES adapter integrates, and what SUNDIALS counted.
+/// How the CVODES adapter integrates.
 
 namespace energy_audit::sun {
 
@@ -21,18 +21,6 @@ struct CvodesOptions {
   double max_step = 0;         ///< 0: unbounded
   ZMode z_mode = ZMode::State;
   bool quadrature_error_control = true;  ///< CVodeSetQuadErrCon, Quadrature mode only
-};
-
-/// SUNDIALS' counters after a run.
-struct SolverCounters {
-  long steps = 0;
-  long rhs_evaluations = 0;           ///< by the integrator
-  long jacobian_rhs_evaluations = 0;  ///< by the difference-quotient Jacobian
-  long jacobian_evaluations = 0;
-  long nonlinear_iterations = 0;
-  long nonlinear_convergence_failures = 0;
-  long error_test_failures = 0;
-  long quadrature_rhs_evaluations = 0;
 };
 
 }  // namespace energy_audit::sun

@@ -22,9 +22,10 @@
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/types.hpp>
 
-#include "energy_audit/sundials/callback_guard.hpp"
+#include "energy_audit/sundials/callback_data.hpp"
 #include "energy_audit/sundials/cvodes_options.hpp"
 #include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
 namespace energy_audit::sun {
@@ -35,38 +36,20 @@ struct CvodesResult {
 };
 
 /// A SUNDIALS failure during integrate_cvodes, with the counters up to it.
-class CvodesFailure : public SolverError {
- public:
-  CvodesFailure(SolverError error, SolverCounters counters)
-      : SolverError(std::move(error)), counters_(counters) {}
-  const SolverCounters& counters() const { return counters_; }
-
- private:
-  SolverCounters counters_;
-};
+using CvodesFailure = SolverFailure;
 
 namespace detail {
 
-/// What the C callbacks reach through user_data.
-struct CvodesCallbackData {
-  CallbackGuard guard;
-  std::string last_message;  ///< SUNDIALS' last error message, kept instead of printed
-};
-
 template <class System>
-struct CvodesProblem : CvodesCallbackData {
+struct CvodesProblem : CallbackData {
   const System& system;
   ZMode z_mode;
   explicit CvodesProblem(const System& s, ZMode mode) : system(s), z_mode(mode) {}
 };
 
-inline Eigen::Map<Vector> view(N_Vector v) {
-  return {N_VGetArrayPointer(v), static_cast<Index>(N_VGetLength(v))};
-}
-
 template <class System>
 int cvodes_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
-  auto& problem = *static_cast<CvodesProblem<System>*>(user_data);
+  auto& problem = problem_of<CvodesProblem<System>>(user_data);
   return problem.guard.run([&] {
     const Eigen::Map<Vector> rates = view(ydot);
     if (problem.z_mode == ZMode::State) {
@@ -74,22 +57,19 @@ int cvodes_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
     } else {
       problem.system.motion_rates(view(y), rates, t);
     }
-    return rates.allFinite() ? 0 : 1;  // recoverable: CVODE retries with a smaller step
+    return all_finite(rates) ? 0 : 1;  // recoverable: CVODE retries with a smaller step
   });
 }
 
 template <class System>
 int cvodes_energy_flow(sunrealtype t, N_Vector y, N_Vector z_dot, void* user_data) {
-  auto& problem = *static_cast<CvodesProblem<System>*>(user_data);
+  auto& problem = problem_of<CvodesProblem<System>>(user_data);
   return problem.guard.run([&] {
     const double rate = problem.system.energy_flow_rate(view(y), t);
     NV_Ith_S(z_dot, 0) = rate;
     return std::isfinite(rate) ? 0 : 1;
   });
 }
-
-void keep_error_message(int error_code, const char* module, const char* function, char* message,
-                        void* data);
 
 SolverCounters read_counters(void* cvode_memory, const CvodesOptions& options, bool quadrature);
 
@@ -105,8 +85,8 @@ struct CvodesSolver {
 };
 /// energy_flow: the quadrature right-hand side for Z, or nullptr when Z is not a quadrature.
 void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,
-               CVQuadRhsFn energy_flow, CvodesCallbackData& data, const CvodesOptions& options);
-[[noreturn]] void fail(CvodesSolver& solver, int flag, const char* function, const CvodesCallbackData& data,
+               CVQuadRhsFn energy_flow, CallbackData& data, const CvodesOptions& options);
+[[noreturn]] void fail(CvodesSolver& solver, int flag, const char* function, const CallbackData& data,
                        const CvodesOptions& options);
 
 }  // namespace detail

@@ -21,9 +21,10 @@
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/types.hpp>
 
-#include "energy_audit/sundials/callback_guard.hpp"
+#include "energy_audit/sundials/callback_data.hpp"
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/idas_options.hpp"
+#include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
 namespace energy_audit::sun {
@@ -34,14 +35,7 @@ struct IdasResult {
 };
 
 /// A SUNDIALS failure during integrate_idas, with the counters up to it.
-class IdasFailure : public SolverError {
- public:
-  IdasFailure(SolverError error, SolverCounters counters) : SolverError(std::move(error)), counters_(counters) {}
-  const SolverCounters& counters() const { return counters_; }
-
- private:
-  SolverCounters counters_;
-};
+using IdasFailure = SolverFailure;
 
 /// The name of an IDA(S) return flag ("IDA_CONV_FAIL").
 std::string idas_flag_name(int flag);
@@ -65,9 +59,7 @@ void dae_residual(const DaeLayout& layout, const DaeTerms& terms, const std::opt
 /// Ż = power − vᵀGᵀλ.
 double dae_energy_flow(const DaeLayout& layout, const DaeTerms& terms, const ConstVectorRef& Y);
 
-struct IdasCallbackData {
-  CallbackGuard guard;
-  std::string last_message;
+struct IdasCallbackData : CallbackData {
   DaeLayout layout;
   std::optional<Baumgarte> baumgarte;
 };
@@ -78,26 +70,22 @@ struct IdasProblem : IdasCallbackData {
   explicit IdasProblem(const System& s) : system(s) {}
 };
 
-inline Eigen::Map<Vector> ida_view(N_Vector v) {
-  return {N_VGetArrayPointer(v), static_cast<Index>(N_VGetLength(v))};
-}
-
 template <class System>
 int idas_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
-  auto& p = *static_cast<IdasProblem<System>*>(user_data);
+  auto& p = problem_of<IdasProblem<System>>(user_data);
   return p.guard.run([&] {
-    const Eigen::Map<Vector> Y = ida_view(yy), F = ida_view(rr);
+    const Eigen::Map<Vector> Y = view(yy), F = view(rr);
     const DaeTerms terms = p.system.dae_terms(Y.head(p.layout.n), Y.segment(p.layout.n, p.layout.n), t);
-    dae_residual(p.layout, terms, p.baumgarte, Y, ida_view(yp), F);
-    return F.allFinite() ? 0 : 1;  // recoverable: IDAS retries with a smaller step
+    dae_residual(p.layout, terms, p.baumgarte, Y, view(yp), F);
+    return all_finite(F) ? 0 : 1;  // recoverable: IDAS retries with a smaller step
   });
 }
 
 template <class System>
 int idas_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, void* user_data) {
-  auto& p = *static_cast<IdasProblem<System>*>(user_data);
+  auto& p = problem_of<IdasProblem<System>>(user_data);
   return p.guard.run([&] {
-    const Eigen::Map<Vector> Y = ida_view(yy);
+    const Eigen::Map<Vector> Y = view(yy);
     const DaeTerms terms = p.system.dae_terms(Y.head(p.layout.n), Y.segment(p.layout.n, p.layout.n), t);
     const double rate = dae_energy_flow(p.layout, terms, Y);
     NV_Ith_S(z_dot, 0) = rate;
@@ -175,7 +163,7 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     problem.guard.rethrow_if_failed();
     if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
     ++steps;
-    const Eigen::Map<Vector> Y_now = detail::ida_view(solver.Y.get());
+    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
     y.head(2 * n) = Y_now.head(2 * n);
     if (layout.z_in_state) {
       y[2 * n] = Y_now[layout.z()];

@@ -4,8 +4,11 @@
 /// and the time reached.
 
 #include <string>
+#include <utility>
 
 #include <energy_audit/error.hpp>
+
+#include "energy_audit/sundials/solver_counters.hpp"
 
 namespace energy_audit::sun {
 
@@ -23,6 +26,16 @@ class SolverError : public energy_audit::Error {
   int flag_;
   std::string flag_name_;
   double t_;
+};
+
+/// A SUNDIALS failure during a run, with the counters up to it.
+class SolverFailure : public SolverError {
+ public:
+  SolverFailure(SolverError error, SolverCounters counters) : SolverError(std::move(error)), counters_(counters) {}
+  const SolverCounters& counters() const { return counters_; }
+
+ private:
+  SolverCounters counters_;
 };
 
 /// The name of a CVODE(S) return flag ("CV_TOO_MUCH_WORK").

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// What SUNDIALS' C callbacks of an adapter reach through user_data: the guard that keeps
+/// exceptions on this side of the C frames, and SUNDIALS' last error message.
+
+#include <cmath>
+#include <string>
+
+#include <nvector/nvector_serial.h>
+
+#include <energy_audit/types.hpp>
+
+#include "energy_audit/sundials/callback_guard.hpp"
+
+namespace energy_audit::sun::detail {
+
+/// The base of each adapter's problem; it is what user_data points to.
+struct CallbackData {
+  CallbackGuard guard;
+  std::string last_message;  ///< SUNDIALS' last error message, kept instead of printed
+};
+
+/// The error handler of CVODES and IDAS (same signature): keeps the message. Never throws.
+void keep_error_message(int error_code, const char* module, const char* function, char* message,
+                        void* data) noexcept;
+
+/// The problem of type Problem (derived from CallbackData) behind user_data.
+template <class Problem>
+Problem& problem_of(void* user_data) {
+  return static_cast<Problem&>(*static_cast<CallbackData*>(user_data));
+}
+
+/// An Eigen view of a serial N_Vector (the adapters make only serial vectors).
+inline Eigen::Map<Vector> view(N_Vector v) { return {NV_DATA_S(v), static_cast<Index>(NV_LENGTH_S(v))}; }
+
+/// A plain loop: cheaper than Eigen's allFinite() on the handful of entries of a state.
+inline bool all_finite(const Eigen::Map<Vector>& v) {
+  for (Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace energy_audit::sun::detail
