@@ -116,7 +116,11 @@ struct AdaptiveOptions {
     sun::CvodesOptions o;
     o.rtol = parse_number("--rtol", rtol);
     o.atol = parse_number("--atol", atol);
-    o.max_steps = static_cast<long>(parse_count("--max-steps", max_steps));
+    const std::size_t steps = parse_count("--max-steps", max_steps);
+    if (steps > static_cast<std::size_t>(std::numeric_limits<long>::max())) {
+      throw UsageError("--max-steps: '" + max_steps + "' is too large");
+    }
+    o.max_steps = static_cast<long>(steps);
     if (z_as == "state") {
       o.z_mode = sun::ZMode::State;
     } else if (z_as == "quadrature") {
@@ -184,6 +188,8 @@ struct RunCommand {
     settings.cvodes = adaptive.parse();
     settings.audit.store_every = parse_count("--every", every);
     settings.audited = !no_audit;
+    check_writable("--csv", csv);
+    check_writable("--json", json);
     const RunOutcome run = run_model(model, common.setup(), settings);
 
     print_summary(std::cout, run);
@@ -201,7 +207,7 @@ struct RunCommand {
       if (run.diverged_at) {
         where << "diverged at t = " << *run.diverged_at;
       } else {
-        where << run.error;
+        where << "error: " << run.error;
       }
       std::string files;
       for (const std::string& f : written) files += (files.empty() ? "" : ", ") + f;
@@ -244,32 +250,39 @@ struct CompareCommand {
     std::vector<double> step_list, rtol_list;
     for (const std::string& text : split_list("--steps", steps)) step_list.push_back(parse_number("--steps", text));
     for (const std::string& text : split_list("--rtols", rtols)) rtol_list.push_back(parse_number("--rtols", text));
-    for (double rtol : rtol_list) {
-      if (!(rtol > 0)) throw UsageError("--rtols: " + std::to_string(rtol) + " must be > 0");
-    }
 
-    std::size_t total = 0;
-    for (const Method* m : method_list) total += m->adaptive() ? rtol_list.size() : step_list.size();
-    const bool show_progress = isatty(fileno(stderr)) != 0;
-    std::vector<ComparisonRow> rows;
+    // Every run's settings are checked before the first one starts.
+    std::vector<RunSettings> runs;
     for (const Method* method : method_list) {
-      const std::vector<double>& resolutions = method->adaptive() ? rtol_list : step_list;
-      for (std::size_t i = 0; i < resolutions.size(); ++i) {
+      for (double resolution : method->adaptive() ? rtol_list : step_list) {
         RunSettings settings = base;
         settings.method = *method;
-        (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolutions[i];
+        settings.options = {"--methods", "--steps", "--rtols"};
+        (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
         settings.audit.store_every = history_stride(settings, model);
-        if (show_progress) {
-          std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", rows.size() + 1, total, method->name.c_str(), resolutions[i]);
-        }
-        RunOutcome run = run_model(model, setup, settings);
-        double order = std::numeric_limits<double>::quiet_NaN();
-        if (i > 0 && run.finished() && rows.back().run.finished()) {
-          order = observed_order(rows.back().run.resolution(), rows.back().run.audit->relative_drift(),
-                                 run.resolution(), run.audit->relative_drift());
-        }
-        rows.push_back({std::move(run), order});
+        check_settings(model, settings);
+        runs.push_back(settings);
       }
+    }
+    check_writable("--csv", csv);
+    check_writable("--plot", plot);
+    check_writable("--plot-c", plot_c);
+
+    const bool show_progress = isatty(fileno(stderr)) != 0;
+    std::vector<ComparisonRow> rows;
+    for (const RunSettings& settings : runs) {
+      if (show_progress) {
+        std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", rows.size() + 1, runs.size(), settings.method.name.c_str(),
+                     settings.method.adaptive() ? settings.cvodes.rtol : settings.step);
+      }
+      RunOutcome run = run_model(model, setup, settings);
+      double order = std::numeric_limits<double>::quiet_NaN();
+      const bool same_method = !rows.empty() && rows.back().run.method.name == run.method.name;
+      if (same_method && run.finished() && rows.back().run.finished()) {
+        order = observed_order(rows.back().run.resolution(), rows.back().run.audit->relative_drift(),
+                               run.resolution(), run.audit->relative_drift());
+      }
+      rows.push_back({std::move(run), order});
     }
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
     std::cout << "model " << model.name << "\n";

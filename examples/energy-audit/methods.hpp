@@ -26,7 +26,7 @@ struct Method {
   bool runs_only_multiplier_models() const { return kind == MethodKind::Idas; }
 };
 
-/// Fixed-step methods first, then cvode-bdf and cvode-adams.
+/// Fixed-step methods first, then cvode-bdf, cvode-adams and idas.
 const std::vector<Method>& all_methods();
 /// The method called `name`; throws UsageError naming the known ones (`option` names the flag).
 const Method& find_method(const std::string& name, const char* option = "--method");

@@ -13,6 +13,7 @@
 
 #include <energy_audit/any_multiplier_system.hpp>
 #include <energy_audit/any_system.hpp>
+#include <energy_audit/error.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
@@ -53,20 +54,6 @@ struct ModelEntry {
 
 namespace detail {
 
-template <class M, class Members>
-void assign(M& model, const Members& members, const Assignment& a, const char* option,
-            const std::string& model_name) {
-  const auto it = std::find_if(members.begin(), members.end(),
-                               [&](const auto& m) { return m.name == a.name; });
-  if (it == members.end()) {
-    std::string known;
-    for (const auto& m : members) known += (known.empty() ? "" : ", ") + std::string(m.name);
-    throw UsageError(std::string(option) + ": model " + model_name + " has no '" + a.name +
-                     "' (it has: " + known + ")");
-  }
-  model.*(it->member) = a.value;
-}
-
 template <class Members>
 std::vector<std::string> names_of(const Members& members) {
   std::vector<std::string> names;
@@ -74,23 +61,29 @@ std::vector<std::string> names_of(const Members& members) {
   return names;
 }
 
-}  // namespace detail
-
-/// The entry for model M under `name`, its accelerations taken from `source`.
-template <DescribedModel M>
-constexpr AccelerationSource default_source_of() {
-  if constexpr (HasHandAccelerations<M>) {
-    return AccelerationSource::Hand;
-  } else {
-    return AccelerationSource::Derived;
+template <class M, class Members>
+void assign(M& model, const Members& members, const Assignment& a, const char* option,
+            const std::string& model_name) {
+  const auto it = std::find_if(members.begin(), members.end(),
+                               [&](const auto& m) { return m.name == a.name; });
+  if (it == members.end()) {
+    throw UsageError(std::string(option) + ": model " + model_name + " has no '" + a.name + "' (it has: " +
+                     join(names_of(members)) + ")");
   }
+  if (!within_domain(it->domain, a.value)) {
+    throw UsageError(std::string(option) + ": " + a.name + " = " + to_text(a.value) + " must be " +
+                     domain_text(it->domain));
+  }
+  model.*(it->member) = a.value;
 }
+
+}  // namespace detail
 
 /// The entry for model M under `name`; a Lagrange model takes its accelerations from `source`,
 /// a multiplier model always from its saddle-point system.
 template <DescribedModel M>
 ModelEntry make_entry(std::string name, std::string description,
-                      AccelerationSource source = default_source_of<M>()) {
+                      AccelerationSource source = LagrangeSystem<M>::default_source()) {
   ModelEntry entry;
   entry.name = name;
   entry.description = std::move(description);

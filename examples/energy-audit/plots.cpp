@@ -1,6 +1,9 @@
 #include "plots.hpp"
 
+#include <sys/wait.h>
+
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iomanip>
 #include <limits>
@@ -28,15 +31,19 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-/// Runs gnuplot on `script`; gnuplot's own messages go to stderr.
+/// Runs gnuplot on `script`. gnuplot's own messages are dropped: the one line we print names
+/// what failed (the output path was checked to be writable before the runs).
 void run_gnuplot(const std::string& script, const std::string& png_path) {
-  FILE* pipe = popen("gnuplot", "w");
-  if (!pipe) throw energy_audit::Error("cannot start gnuplot (install the Debian package gnuplot-nox)");
+  // Without gnuplot the shell closes the pipe; writing to it must not kill us with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  FILE* pipe = popen("gnuplot 2>/dev/null", "w");
+  if (!pipe) throw energy_audit::Error("cannot start a shell to run gnuplot");
   std::fputs(script.c_str(), pipe);
   const int status = pclose(pipe);
-  if (status != 0) {
-    throw energy_audit::Error("gnuplot failed writing '" + png_path + "' (is the Debian package gnuplot-nox installed?)");
+  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    throw energy_audit::Error("gnuplot not found: install the Debian package gnuplot-nox to draw '" + png_path + "'");
   }
+  if (status != 0) throw energy_audit::Error("gnuplot failed to draw '" + png_path + "'");
 }
 
 std::string preamble(const std::string& png_path, const std::string& title) {

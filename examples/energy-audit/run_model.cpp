@@ -8,6 +8,8 @@
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 
+#include "usage_error.hpp"
+
 namespace energy_audit::cli {
 
 std::string RunOutcome::verdict() const {
@@ -28,24 +30,18 @@ const char* stabilization_name(Stabilization s) {
 
 namespace {
 
-std::string number(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 std::string models_with_multipliers() {
-  std::string names;
+  std::vector<std::string> names;
   for (const ModelEntry& entry : model_registry()) {
-    if (entry.has_multipliers()) names += (names.empty() ? "" : ", ") + entry.name;
+    if (entry.has_multipliers()) names.push_back(entry.name);
   }
-  return names;
+  return join(names);
 }
 
 void check_method_fits_model(const ModelEntry& model, const RunSettings& settings) {
   const std::string& method = settings.method.name;
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
-    throw UsageError("--method: " + method + " cannot run model " + model.name +
+    throw UsageError(settings.options.method + ": " + method + " cannot run model " + model.name +
                      ", which has no constraints (" + method + " runs: " + models_with_multipliers() + ")");
   }
   if (settings.stabilization == Stabilization::None) return;
@@ -60,36 +56,69 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
   }
 }
 
-Interval checked_interval(const ModelEntry& model, const RunSettings& settings) {
+/// Refuses a history too large to keep in memory, before the run rather than after hours.
+void check_history_size(const ModelEntry& model, const RunSettings& settings, double samples) {
+  const std::size_t every = settings.audit.store_every;
+  if (!settings.audited || every == 0) return;
+  const std::size_t n = model.coordinate_names.size(), m = model.multiplier_names.size();
+  const double row_bytes = 8.0 * static_cast<double>(1 + 2 * n + 9 + m + (m > 0 ? 2 : 0));
+  const double bytes = (samples / static_cast<double>(every) + 1) * row_bytes;
+  if (bytes > max_history_bytes) {
+    throw UsageError("--every: keeping every " + std::to_string(every) + " of up to " + to_text(samples) +
+                     " steps would take " + to_text(bytes / 1e9) + " GB; keep fewer rows with a larger --every");
+  }
+}
+
+}  // namespace
+
+Interval check_settings(const ModelEntry& model, const RunSettings& settings) {
   check_method_fits_model(model, settings);
   Interval interval = model.interval;
   if (settings.t_end) {
     if (!std::isfinite(*settings.t_end) || !(*settings.t_end > interval.t0)) {
-      throw UsageError("--t-end: " + number(*settings.t_end) + " must be finite and > t0 = " +
-                       number(interval.t0));
+      throw UsageError("--t-end: " + to_text(*settings.t_end) + " must be finite and > t0 = " +
+                       to_text(interval.t0));
     }
     interval.t_end = *settings.t_end;
   }
   if (!(settings.audit.threshold >= 0)) {
-    throw UsageError("--threshold: " + number(settings.audit.threshold) + " must be >= 0");
+    throw UsageError("--threshold: " + to_text(settings.audit.threshold) + " must be >= 0");
   }
+  const double span = interval.t_end - interval.t0;
   if (settings.method.adaptive()) {
     const sun::CvodesOptions& o = settings.cvodes;
-    if (!(o.rtol > 0)) throw UsageError("--rtol: " + number(o.rtol) + " must be > 0");
-    if (!(o.atol > 0)) throw UsageError("--atol: " + number(o.atol) + " must be > 0");
+    const std::string& rtol = settings.options.rtol;
+    if (!(o.rtol > 0)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be > 0");
+    if (!(o.atol > 0)) throw UsageError("--atol: " + to_text(o.atol) + " must be > 0");
     if (!(o.max_steps > 0)) throw UsageError("--max-steps: must be > 0");
-    if (!(o.initial_step >= 0)) throw UsageError("--initial-step: " + number(o.initial_step) + " must be >= 0");
-    if (!(o.max_step >= 0)) throw UsageError("--max-step: " + number(o.max_step) + " must be >= 0");
+    if (!(o.initial_step >= 0)) throw UsageError("--initial-step: " + to_text(o.initial_step) + " must be >= 0");
+    if (!(o.max_step >= 0)) throw UsageError("--max-step: " + to_text(o.max_step) + " must be >= 0");
+    if (o.max_step > 0 && span / o.max_step > static_cast<double>(o.max_steps)) {
+      throw UsageError("--max-step: " + to_text(o.max_step) + " needs more than --max-steps = " +
+                       std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
+                       to_text(interval.t_end) + "]");
+    }
+    check_history_size(model, settings, static_cast<double>(o.max_steps));
     return interval;
   }
+  const std::string& step_option = settings.options.step;
   const double h = settings.step;
-  if (!std::isfinite(h) || !(h > 0)) throw UsageError("--step: " + number(h) + " must be > 0");
-  if (h > interval.t_end - interval.t0) {
-    throw UsageError("--step: " + number(h) + " is longer than the interval [" + number(interval.t0) + ", " +
-                     number(interval.t_end) + "]");
+  if (!std::isfinite(h) || !(h > 0)) throw UsageError(step_option + ": " + to_text(h) + " must be > 0");
+  if (h > span) {
+    throw UsageError(step_option + ": " + to_text(h) + " is longer than the interval [" + to_text(interval.t0) +
+                     ", " + to_text(interval.t_end) + "]");
   }
+  const double steps = std::ceil(span / h);
+  if (steps > max_fixed_steps) {
+    throw UsageError(step_option + ": " + to_text(h) + " gives " + to_text(steps) + " steps over [" +
+                     to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
+                     to_text(max_fixed_steps));
+  }
+  check_history_size(model, settings, steps);
   return interval;
 }
+
+namespace {
 
 void run_fixed_step(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
   FixedStepper stepper(settings.method.fixed_step);
@@ -174,7 +203,7 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   outcome.cvodes = settings.cvodes;
   outcome.stabilization = settings.stabilization;
   outcome.baumgarte = settings.baumgarte;
-  outcome.interval = checked_interval(model, settings);
+  outcome.interval = check_settings(model, settings);
 
   ModelSetup effective = setup;
   if (settings.stabilization == Stabilization::Baumgarte) effective.baumgarte = settings.baumgarte;

@@ -21,8 +21,19 @@ namespace energy_audit::cli {
 enum class Stabilization { None, Baumgarte, Ggl };
 const char* stabilization_name(Stabilization s);
 
+/// Limits that keep a run from taking hours or all memory: a usage error, not a hang.
+inline constexpr double max_fixed_steps = 1e9;
+inline constexpr double max_history_bytes = 2e9;
+
+/// The names of the options that set a run's fields, for messages (compare takes lists).
+struct OptionNames {
+  std::string method = "--method";
+  std::string step = "--step";
+  std::string rtol = "--rtol";
+};
+
 struct RunSettings {
-  Method method = all_methods()[4];  // rk4
+  Method method = find_method("rk4");
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
   Stabilization stabilization = Stabilization::None;
@@ -30,6 +41,7 @@ struct RunSettings {
   std::optional<double> t_end;        ///< the model's own when absent
   AuditOptions audit;
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
+  OptionNames options;  ///< named in usage errors
 };
 
 struct RunOutcome {
@@ -55,6 +67,10 @@ struct RunOutcome {
   /// The parameter a compare table varies: the step, or the relative tolerance.
   double resolution() const { return method.adaptive() ? cvodes.rtol : step; }
 };
+
+/// Checks the settings against the model and returns the interval; throws UsageError naming
+/// the option at fault, before anything runs.
+Interval check_settings(const ModelEntry& model, const RunSettings& settings);
 
 /// Checks the settings against the model (UsageError), then integrates. A run-time failure
 /// does not throw: it is kept in `diverged_at` or `error` with the history computed so far.

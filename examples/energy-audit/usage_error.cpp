@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 
 namespace energy_audit::cli {
 
@@ -32,6 +33,18 @@ Assignment parse_assignment(std::string_view option, const std::string& text) {
   }
   const std::string name = text.substr(0, equals);
   return {name, parse_number(std::string(option) + " " + name, text.substr(equals + 1))};
+}
+
+void check_writable(std::string_view option, const std::string& path) {
+  if (path.empty()) return;
+  const std::ofstream file(path, std::ios::app);
+  if (!file) throw UsageError(std::string(option) + ": cannot write '" + path + "'");
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
 std::vector<std::string> split_list(std::string_view option, const std::string& text) {

@@ -27,6 +27,13 @@ double parse_number(std::string_view option, const std::string& text);
 std::size_t parse_count(std::string_view option, const std::string& text);
 /// NAME=VALUE with a non-empty name and a finite number.
 Assignment parse_assignment(std::string_view option, const std::string& text);
+/// Fails with UsageError naming `option` unless `path` can be opened for writing (it is
+/// created, empty, if it did not exist): checked before a run, not after it.
+void check_writable(std::string_view option, const std::string& path);
+
+/// "a, b, c": names for a message.
+std::string join(const std::vector<std::string>& names);
+
 /// Comma-separated items, none empty.
 std::vector<std::string> split_list(std::string_view option, const std::string& text);
 

@@ -36,12 +36,12 @@ struct Crane {
 
   static constexpr auto parameters() {
     return std::array{
-        NamedMember<Crane>{"m1", &Crane::m1, "trolley mass [kg]"},
-        NamedMember<Crane>{"m2", &Crane::m2, "rod mass [kg]"},
-        NamedMember<Crane>{"l", &Crane::l, "rod length [m]"},
-        NamedMember<Crane>{"g", &Crane::g, "gravity [m/s^2]"},
-        NamedMember<Crane>{"k", &Crane::k, "damper on the trolley [N s/m]"},
-        NamedMember<Crane>{"s", &Crane::s, "spring on the trolley [N/m]"},
+        NamedMember<Crane>{"m1", &Crane::m1, "trolley mass [kg]", Domain::Positive},
+        NamedMember<Crane>{"m2", &Crane::m2, "rod mass [kg]", Domain::Positive},
+        NamedMember<Crane>{"l", &Crane::l, "rod length [m]", Domain::Positive},
+        NamedMember<Crane>{"g", &Crane::g, "gravity [m/s^2]", Domain::NonNegative},
+        NamedMember<Crane>{"k", &Crane::k, "damper on the trolley [N s/m]", Domain::NonNegative},
+        NamedMember<Crane>{"s", &Crane::s, "spring on the trolley [N/m]", Domain::NonNegative},
     };
   }
 

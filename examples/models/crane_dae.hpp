@@ -40,12 +40,12 @@ struct CraneDae {
 
   static constexpr auto parameters() {
     return std::array{
-        NamedMember<CraneDae>{"m1", &CraneDae::m1, "trolley mass [kg]"},
-        NamedMember<CraneDae>{"m2", &CraneDae::m2, "rod mass [kg]"},
-        NamedMember<CraneDae>{"l", &CraneDae::l, "rod length [m]"},
-        NamedMember<CraneDae>{"g", &CraneDae::g, "gravity [m/s^2]"},
-        NamedMember<CraneDae>{"k", &CraneDae::k, "damper on the trolley [N s/m]"},
-        NamedMember<CraneDae>{"s", &CraneDae::s, "spring on the trolley [N/m]"},
+        NamedMember<CraneDae>{"m1", &CraneDae::m1, "trolley mass [kg]", Domain::Positive},
+        NamedMember<CraneDae>{"m2", &CraneDae::m2, "rod mass [kg]", Domain::Positive},
+        NamedMember<CraneDae>{"l", &CraneDae::l, "rod length [m]", Domain::Positive},
+        NamedMember<CraneDae>{"g", &CraneDae::g, "gravity [m/s^2]", Domain::NonNegative},
+        NamedMember<CraneDae>{"k", &CraneDae::k, "damper on the trolley [N s/m]", Domain::NonNegative},
+        NamedMember<CraneDae>{"s", &CraneDae::s, "spring on the trolley [N/m]", Domain::NonNegative},
     };
   }
 

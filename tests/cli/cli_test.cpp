@@ -110,6 +110,32 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 5", "--baumgarte");
   expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 5,-1", "--baumgarte");
   expect_usage_error("compare crane --methods rk4,idas", "idas");
+  // Guards against runs that would take hours or all memory, or fail only at their end.
+  expect_usage_error("run crane --step 1e-300", "--step");
+  expect_usage_error("run crane --t-end 1e300", "steps");
+  expect_usage_error("run crane --step 1e-7", "--every");                 // a 5.6 GB history
+  expect_usage_error("run crane --method cvode-bdf --max-step 1e-300", "--max-step");
+  expect_usage_error("run crane --method cvode-bdf --max-steps 9223372036854775808", "--max-steps");
+  expect_usage_error("run crane --csv /nonexistent-dir/x.csv", "--csv");
+  expect_usage_error("run crane --json /nonexistent-dir/x.json", "--json");
+  expect_usage_error("compare crane --methods rk4 --steps 1e-2,10", "--steps");  // checked before any run
+  expect_usage_error("compare crane --methods rk4 --steps 1e-2 --plot /nonexistent-dir/p.png", "--plot");
+  expect_usage_error("run crane --set m1=-4.5", "m1");
+  expect_usage_error("run crane --set l=0", "l = 0");
+}
+
+BOOST_AUTO_TEST_CASE(missing_gnuplot_is_a_one_line_run_time_error) {
+  const fs::path png = scratch_dir() / "no-gnuplot.png";
+  BOOST_TEST(energy_audit("compare crane --methods rk4 --steps 1e-2 --plot " + png.string()).status == 0);
+  const std::string no_path = "PATH=/nonexistent " + std::string(ENERGY_AUDIT_CLI) +
+                              " compare crane --methods rk4 --steps 1e-2 --plot " + png.string() + " >/dev/null 2>" +
+                              (scratch_dir() / "stderr.txt").string();
+  const int raw = std::system(no_path.c_str());
+  BOOST_TEST_REQUIRE(WIFEXITED(raw));
+  BOOST_TEST(WEXITSTATUS(raw) == 1);
+  const std::string err = read_file(scratch_dir() / "stderr.txt");
+  BOOST_TEST(line_count(err) == 1u, err);
+  BOOST_TEST(err.find("gnuplot") != std::string::npos, err);
 }
 
 BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {

@@ -13,12 +13,34 @@
 
 namespace energy_audit {
 
+/// The values a named member accepts.
+enum class Domain { Any, NonNegative, Positive };
+
+constexpr bool within_domain(Domain domain, double value) {
+  switch (domain) {
+    case Domain::NonNegative: return value >= 0;
+    case Domain::Positive: return value > 0;
+    case Domain::Any: break;
+  }
+  return true;
+}
+
+constexpr const char* domain_text(Domain domain) {
+  switch (domain) {
+    case Domain::NonNegative: return ">= 0";
+    case Domain::Positive: return "> 0";
+    case Domain::Any: break;
+  }
+  return "a number";
+}
+
 /// A double member of model M reachable by name: a parameter, or an initial value.
 template <class M>
 struct NamedMember {
   std::string_view name;
   double M::*member;
   std::string_view description;  ///< with its unit: "trolley mass [kg]"
+  Domain domain = Domain::Any;   ///< masses and lengths: Positive
 };
 
 struct Interval {
