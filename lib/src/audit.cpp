@@ -21,7 +21,6 @@ void Audit::record(const EnergySample& sample) {
   if (accepted_steps_ == 0) {
     C0_ = C;
     layout_ = HistoryLayout::of(sample);
-    history_.reserve(layout_, stored_rows(expected_samples_));
   }
   // A non-finite C (or C0) must fail the audit, and std::max would drop a NaN.
   const double drift =
@@ -40,11 +39,6 @@ void Audit::record(const EnergySample& sample) {
 
   History::make_row(sample, last_row_);
   if (should_store(sample.t)) history_.append_row(layout_, last_row_);
-}
-
-std::size_t Audit::stored_rows(std::size_t samples) const {
-  if (!options_.output_times.empty()) return options_.output_times.size();
-  return options_.store_every == 0 ? 0 : samples / options_.store_every + 1;
 }
 
 bool Audit::should_store(double t) {

@@ -38,9 +38,16 @@ void History::make_row(const EnergySample& sample, std::vector<double>& row) {
 }
 
 void History::append_row(const HistoryLayout& layout, std::span<const double> row) {
-  if (rows_ == 0) layout_ = layout;
+  if (rows_ == 0) {
+    layout_ = layout;
+    rows_per_block_ = std::max<std::size_t>(1, block_values / layout_.row_size());
+  }
   assert(row.size() == layout_.row_size());
-  values_.insert(values_.end(), row.begin(), row.end());
+  if (rows_ % rows_per_block_ == 0) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(rows_per_block_ * layout_.row_size());
+  }
+  blocks_.back().insert(blocks_.back().end(), row.begin(), row.end());
   ++rows_;
 }
 

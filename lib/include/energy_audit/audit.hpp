@@ -29,8 +29,6 @@ class Audit {
   /// Called once per accepted step, the initial state included.
   void record(const EnergySample& sample);
 
-  /// Announces about how many samples will come, so that the history is allocated once.
-  void expect_samples(std::size_t count) { expected_samples_ = count; }
 
   /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|); 0 when both are 0, +inf when only the scale is.
   double relative_drift() const;
@@ -53,7 +51,6 @@ class Audit {
 
  private:
   bool should_store(double t);
-  std::size_t stored_rows(std::size_t samples) const;
 
   AuditOptions options_;
   History history_;
@@ -61,7 +58,6 @@ class Audit {
   std::vector<double> last_row_;
   std::optional<ConstraintDrift> max_constraint_drift_;
   std::size_t accepted_steps_ = 0;
-  std::size_t expected_samples_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
 };
@@ -72,8 +68,6 @@ class AuditObserver {
  public:
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
   void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
-  /// Integrators that know their step count in advance announce it (integrate_const does).
-  void expect_samples(std::size_t count) const { audit_.expect_samples(count); }
 
  private:
   const System& system_;

@@ -35,22 +35,25 @@ class History {
   /// Writes the row of `sample` into `row` (resized to fit).
   static void make_row(const EnergySample& sample, std::vector<double>& row);
 
-  /// Allocates room for `rows` rows of `layout`.
-  void reserve(const HistoryLayout& layout, std::size_t rows) { values_.reserve(rows * layout.row_size()); }
-
   /// Appends a row made by make_row; the first one fixes the layout.
   void append_row(const HistoryLayout& layout, std::span<const double> row);
 
   const HistoryLayout& layout() const { return layout_; }
   std::size_t rows() const { return rows_; }
   std::span<const double> row(std::size_t i) const {
-    return {values_.data() + i * layout_.row_size(), layout_.row_size()};
+    return {blocks_[i / rows_per_block_].data() + (i % rows_per_block_) * layout_.row_size(), layout_.row_size()};
   }
 
  private:
+  // Rows live in blocks of at most block_values doubles: appending never moves what is stored,
+  // and blocks below malloc's mmap threshold are reused from run to run instead of being
+  // mapped, faulted in and unmapped again.
+  static constexpr std::size_t block_values = 4096;
+
   HistoryLayout layout_;
   std::size_t rows_ = 0;
-  std::vector<double> values_;
+  std::size_t rows_per_block_ = 1;
+  std::vector<std::vector<double>> blocks_;
 };
 
 }  // namespace energy_audit

@@ -41,7 +41,6 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
   const std::size_t steps = fixed_step_count(t0, t1, h);
   IntegrationResult result;
   result.t_reached = t0;
-  if constexpr (requires { observer.expect_samples(steps); }) observer.expect_samples(steps + 1);
   observer(y, t0);
   for (std::size_t k = 0; k < steps; ++k) {
     const double t = t0 + static_cast<double>(k) * h;
