@@ -1,6 +1,7 @@
 // The IDAS adapter on crane-dae: agreement with crane on CVODES, Z as residual or quadrature,
 // GGL against drift, and the failures that must end in clear errors with the history kept.
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include <boost/test/unit_test.hpp>
@@ -181,4 +182,26 @@ BOOST_AUTO_TEST_CASE(system_without_z_integrates_the_motion_alone) {
     sun::integrate_idas(with_z, full, 0.0, 5.0, ea::NoObserver{}, o);
     BOOST_TEST((motion - full.head(8)).cwiseAbs().maxCoeff() < 1e-5);
   }
+}
+
+namespace {
+// crane-dae whose damper throws from t = 0.3 on: an exception inside an IDAS residual.
+struct ThrowingCraneDae : CraneDae {
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>& q, const Coordinates<S>& v, const S& t) const {
+    if (t > 0.3) throw std::runtime_error("damper failed");
+    return CraneDae::forces(q, v, t);
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(exception_in_a_residual_is_rethrown_after_idas_returns_with_history_kept) {
+  const ea::MultiplierSystem<ThrowingCraneDae> system{ThrowingCraneDae{}};
+  const auto s = ThrowingCraneDae{}.initial_state();
+  ea::Vector y = system.initial_state(s.q, s.v);
+  ea::Audit audit;
+  BOOST_CHECK_EXCEPTION(sun::integrate_idas(system, y, 0.0, 5.0, ea::watch(system, audit)), std::runtime_error,
+                        [](const std::runtime_error& e) { return std::string(e.what()) == "damper failed"; });
+  BOOST_TEST(audit.accepted_steps() > 1u);
+  BOOST_TEST(audit.last_row()[0] <= 0.3 + 1e-12);
 }
