@@ -13,12 +13,8 @@
 
 namespace energy_audit::examples {
 
-struct Crane {
-  static constexpr int dofs = 2;
-  static constexpr bool scleronomic = true;
-  template <class S>
-  using Coordinates = VectorN<S, dofs>;
-
+/// The crane's parameters, initial values and interval, shared by crane and crane-dae.
+struct CraneParameters {
   double m1 = 10.0;    // trolley mass [kg]
   double m2 = 1.0;     // rod mass [kg]
   double l = 1.0;      // rod length [m]
@@ -32,27 +28,36 @@ struct Crane {
 
   static constexpr Interval interval{0.0, 5.0};
 
-  static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"x1", "phi"}; }
-
   static constexpr auto parameters() {
+    using P = CraneParameters;
     return std::array{
-        NamedMember<Crane>{"m1", &Crane::m1, "trolley mass [kg]", Domain::Positive},
-        NamedMember<Crane>{"m2", &Crane::m2, "rod mass [kg]", Domain::Positive},
-        NamedMember<Crane>{"l", &Crane::l, "rod length [m]", Domain::Positive},
-        NamedMember<Crane>{"g", &Crane::g, "gravity [m/s^2]", Domain::NonNegative},
-        NamedMember<Crane>{"k", &Crane::k, "damper on the trolley [N s/m]", Domain::NonNegative},
-        NamedMember<Crane>{"s", &Crane::s, "spring on the trolley [N/m]", Domain::NonNegative},
+        NamedMember<P>{"m1", &P::m1, "trolley mass [kg]", Domain::Positive},
+        NamedMember<P>{"m2", &P::m2, "rod mass [kg]", Domain::Positive},
+        NamedMember<P>{"l", &P::l, "rod length [m]", Domain::Positive},
+        NamedMember<P>{"g", &P::g, "gravity [m/s^2]", Domain::NonNegative},
+        NamedMember<P>{"k", &P::k, "damper on the trolley [N s/m]", Domain::NonNegative},
+        NamedMember<P>{"s", &P::s, "spring on the trolley [N/m]", Domain::NonNegative},
     };
   }
 
   static constexpr auto initial_values() {
+    using P = CraneParameters;
     return std::array{
-        NamedMember<Crane>{"x1", &Crane::x1_0, "trolley position [m]"},
-        NamedMember<Crane>{"phi", &Crane::phi_0, "rod angle, -pi/2 hanging [rad]"},
-        NamedMember<Crane>{"x1_dot", &Crane::x1_dot_0, "trolley velocity [m/s]"},
-        NamedMember<Crane>{"phi_dot", &Crane::phi_dot_0, "rod angular velocity [rad/s]"},
+        NamedMember<P>{"x1", &P::x1_0, "trolley position [m]"},
+        NamedMember<P>{"phi", &P::phi_0, "rod angle, -pi/2 hanging [rad]"},
+        NamedMember<P>{"x1_dot", &P::x1_dot_0, "trolley velocity [m/s]"},
+        NamedMember<P>{"phi_dot", &P::phi_dot_0, "rod angular velocity [rad/s]"},
     };
   }
+};
+
+struct Crane : CraneParameters {
+  static constexpr int dofs = 2;
+  static constexpr bool scleronomic = true;
+  template <class S>
+  using Coordinates = VectorN<S, dofs>;
+
+  static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"x1", "phi"}; }
 
   InitialState<dofs> initial_state() const { return {{x1_0, phi_0}, {x1_dot_0, phi_dot_0}}; }
 

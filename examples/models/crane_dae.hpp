@@ -12,9 +12,11 @@
 
 #include <energy_audit/model_description.hpp>
 
+#include "crane.hpp"
+
 namespace energy_audit::examples {
 
-struct CraneDae {
+struct CraneDae : CraneParameters {
   static constexpr int dofs = 4;
   static constexpr int constraints = 2;
   static constexpr bool scleronomic = true;
@@ -22,43 +24,11 @@ struct CraneDae {
   template <class S>
   using Coordinates = VectorN<S, dofs>;
 
-  double m1 = 10.0;   // trolley mass [kg]
-  double m2 = 1.0;    // rod mass [kg]
-  double l = 1.0;     // rod length [m]
-  double g = 9.81;    // gravity [m/s^2]
-  double k = 50.0;    // damper [N s/m]
-  double s = 3000.0;  // spring [N/m]
-  double x1_0 = 0.5;
-  double phi_0 = -std::numbers::pi / 6;
-  double x1_dot_0 = 0.0;
-  double phi_dot_0 = 0.0;
-
-  static constexpr Interval interval{0.0, 5.0};
-
   static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"x1", "x2", "y2", "phi"}; }
   static constexpr std::array<std::string_view, constraints> multiplier_names() { return {"F_Ax", "F_Ay"}; }
 
-  static constexpr auto parameters() {
-    return std::array{
-        NamedMember<CraneDae>{"m1", &CraneDae::m1, "trolley mass [kg]", Domain::Positive},
-        NamedMember<CraneDae>{"m2", &CraneDae::m2, "rod mass [kg]", Domain::Positive},
-        NamedMember<CraneDae>{"l", &CraneDae::l, "rod length [m]", Domain::Positive},
-        NamedMember<CraneDae>{"g", &CraneDae::g, "gravity [m/s^2]", Domain::NonNegative},
-        NamedMember<CraneDae>{"k", &CraneDae::k, "damper on the trolley [N s/m]", Domain::NonNegative},
-        NamedMember<CraneDae>{"s", &CraneDae::s, "spring on the trolley [N/m]", Domain::NonNegative},
-    };
-  }
-
-  /// crane's four initial values; the rod centre follows from the constraints.
-  static constexpr auto initial_values() {
-    return std::array{
-        NamedMember<CraneDae>{"x1", &CraneDae::x1_0, "trolley position [m]"},
-        NamedMember<CraneDae>{"phi", &CraneDae::phi_0, "rod angle, -pi/2 hanging [rad]"},
-        NamedMember<CraneDae>{"x1_dot", &CraneDae::x1_dot_0, "trolley velocity [m/s]"},
-        NamedMember<CraneDae>{"phi_dot", &CraneDae::phi_dot_0, "rod angular velocity [rad/s]"},
-    };
-  }
-
+  /// crane's four initial values (CraneParameters::initial_values); the rod centre follows from
+  /// the constraints.
   InitialState<dofs> initial_state() const {
     const double c = std::cos(phi_0), sn = std::sin(phi_0);
     return {{x1_0, (l / 2) * c - x1_0, (l / 2) * sn, phi_0},
