@@ -198,6 +198,12 @@ void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows)
                   std::isnan(row.observed_order) ? "-" : format("%.2f", row.observed_order).c_str());
     out << line;
   }
+  for (const ComparisonRow& row : rows) {  // where the runs that did not finish stopped
+    const RunOutcome& run = row.run;
+    if (run.finished()) continue;
+    out << run.method.name << (run.method.adaptive() ? " rtol " : " step ") << format("%g", run.resolution()) << ": "
+        << (run.diverged_at ? "diverged at t = " + format("%g", *run.diverged_at) : run.error) << "\n";
+  }
 }
 
 void write_comparison_csv(const std::string& path, const std::vector<ComparisonRow>& rows) {

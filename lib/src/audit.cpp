@@ -56,6 +56,8 @@ bool Audit::should_store(double t) {
 }
 
 double Audit::relative_drift() const {
+  // Non-finite energies (a diverging state) leave nothing to vouch for.
+  if (!std::isfinite(max_abs_drift_) || !std::isfinite(energy_scale_)) return std::numeric_limits<double>::infinity();
   if (max_abs_drift_ == 0) return 0.0;
   if (energy_scale_ == 0) return std::numeric_limits<double>::infinity();
   return max_abs_drift_ / energy_scale_;

@@ -338,3 +338,9 @@ BOOST_AUTO_TEST_CASE(multiplier_model_reports_multipliers_and_constraint_drift) 
   BOOST_TEST(b["baumgarte"]["alpha"].get<double>() == 10.0);
   BOOST_TEST(b["method"] == "rk4");
 }
+
+BOOST_AUTO_TEST_CASE(compare_says_where_a_run_diverged) {
+  const Result r = energy_audit("compare crane --methods euler,rk4 --steps 1e-2 --set s=1e12");
+  BOOST_TEST_REQUIRE(r.status == 0);  // a compare finishes; its rows carry the verdicts
+  BOOST_TEST(r.out.find("euler step 0.01: diverged at t = ") != std::string::npos, r.out);
+}

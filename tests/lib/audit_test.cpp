@@ -103,3 +103,11 @@ BOOST_AUTO_TEST_CASE(zero_drift_over_zero_scale_is_zero) {
   BOOST_TEST(audit.relative_drift() == 0.0);
   BOOST_TEST(audit.passed());
 }
+
+BOOST_AUTO_TEST_CASE(infinite_energy_gives_infinite_drift_not_nan) {
+  ea::Audit audit;
+  record(audit, 0.0, 1.0, 1.0, 0.0);
+  record(audit, 0.1, std::numeric_limits<double>::infinity(), 1.0, 0.0);
+  BOOST_TEST(std::isinf(audit.relative_drift()));
+  BOOST_TEST(!audit.passed());
+}

@@ -30,7 +30,8 @@ class Audit {
   void record(const EnergySample& sample);
 
 
-  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|); 0 when both are 0, +inf when only the scale is.
+  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|); 0 when both are 0, +inf when only the scale
+  /// is, and +inf when an energy was not finite.
   double relative_drift() const;
   double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
   double energy_scale() const { return energy_scale_; }    ///< sup max(|E|, |T|, |V|) [J]
