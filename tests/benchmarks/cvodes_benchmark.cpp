@@ -56,7 +56,11 @@
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 
+#include "benchmark_support.hpp"
+
 namespace {
+
+using energy_audit::benchmarks::add_min_statistic;
 
 namespace ea = energy_audit;
 namespace sun = energy_audit::sun;
@@ -217,14 +221,6 @@ sun::CvodesOptions adapter_options(int lmm) {
 
 // ---------------------------------------------------------------------------------------------
 // Reporting.
-
-/// Adds the minimum over repetitions to mean, median, stddev and cv: on a shared, noisy
-/// machine the fastest repetition is the least disturbed one.
-void add_min_statistic(benchmark::internal::Benchmark* b) {
-  b->ComputeStatistics("min", [](const std::vector<double>& v) {
-    return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
-  });
-}
 
 /// SUNDIALS' counters of the last iteration as benchmark counters; steps as items.
 void report(benchmark::State& state, const sun::SolverCounters& c) {
@@ -417,13 +413,5 @@ bool check_same_computations() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (!check_same_computations()) {
-    std::fprintf(stderr, "energy_audit_cvodes_benchmarks: the compared integrations differ; not benchmarking\n");
-    return EXIT_FAILURE;
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return energy_audit::benchmarks::run_checked_benchmarks(argc, argv, "energy_audit_cvodes_benchmarks", check_same_computations);
 }

@@ -34,7 +34,11 @@
 #include <crane.hpp>
 #include <energy_audit/energy_audit.hpp>
 
+#include "benchmark_support.hpp"
+
 namespace {
+
+using energy_audit::benchmarks::add_min_statistic;
 
 namespace ea = energy_audit;
 namespace odeint = boost::numeric::odeint;
@@ -71,20 +75,28 @@ void count_steps(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(step_count()));
 }
 
-/// Adds the minimum over repetitions to mean, median, stddev and cv: on a shared, noisy
-/// machine the fastest repetition is the least disturbed one.
-void add_min_statistic(benchmark::internal::Benchmark* b) {
-  b->ComputeStatistics("min", [](const std::vector<double>& v) {
-    return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
 // The three rk4 integrations compared in (b).
 
 /// The library: FixedStepper(Rk4) through integrate_const, no observer.
 ea::IntegrationResult library_rk4(ea::FixedStepper& stepper, const System& system, Vector& y) {
   return ea::integrate_const(stepper, system, y, t0, t1, h);
+}
+
+/// A benchmark loop over library_rk4 for the crane with the given accelerations and Z.
+void run_library_rk4(benchmark::State& state, AccelerationSource source, EnergyFlow flow) {
+  const System system = make_system(source, flow);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = library_rk4(stepper, system, y);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
 }
 
 /// A plain classic rk4 loop on preallocated vectors.
@@ -126,18 +138,7 @@ void odeint_rk4(OdeintRk4& stepper, const System& system, Vector& y) {
 // (a) Audit overhead.
 
 void BM_Rk4Crane_AuditOff(benchmark::State& state) {
-  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Off);
-  const Vector y0 = initial_state(system);
-  Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
-  for (auto _ : state) {
-    y = y0;
-    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h);
-    benchmark::DoNotOptimize(result);
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  count_steps(state);
+  run_library_rk4(state, AccelerationSource::Hand, EnergyFlow::Off);
 }
 BENCHMARK(BM_Rk4Crane_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
@@ -175,18 +176,7 @@ BENCHMARK(BM_Rk4Crane_AuditOn_StoreNone)->Unit(benchmark::kMicrosecond)->Apply(a
 // (b) Library rk4 vs hand loop vs odeint, on the same right-hand side.
 
 void BM_Rk4_Library(benchmark::State& state) {
-  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
-  const Vector y0 = initial_state(system);
-  Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
-  for (auto _ : state) {
-    y = y0;
-    ea::IntegrationResult result = library_rk4(stepper, system, y);
-    benchmark::DoNotOptimize(result);
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  count_steps(state);
+  run_library_rk4(state, AccelerationSource::Hand, EnergyFlow::Carried);
 }
 BENCHMARK(BM_Rk4_Library)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
@@ -252,25 +242,14 @@ void BM_CraneAccelerations_Derived(benchmark::State& state) {
 }
 BENCHMARK(BM_CraneAccelerations_Derived)->Apply(add_min_statistic);
 
-void run_rk4_crane(benchmark::State& state, AccelerationSource source) {
-  const System system = make_system(source, EnergyFlow::Carried);
-  const Vector y0 = initial_state(system);
-  Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
-  for (auto _ : state) {
-    y = y0;
-    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h);
-    benchmark::DoNotOptimize(result);
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  count_steps(state);
+void BM_Rk4Crane_Hand(benchmark::State& state) {
+  run_library_rk4(state, AccelerationSource::Hand, EnergyFlow::Carried);
 }
-
-void BM_Rk4Crane_Hand(benchmark::State& state) { run_rk4_crane(state, AccelerationSource::Hand); }
 BENCHMARK(BM_Rk4Crane_Hand)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
-void BM_Rk4Crane_Derived(benchmark::State& state) { run_rk4_crane(state, AccelerationSource::Derived); }
+void BM_Rk4Crane_Derived(benchmark::State& state) {
+  run_library_rk4(state, AccelerationSource::Derived, EnergyFlow::Carried);
+}
 BENCHMARK(BM_Rk4Crane_Derived)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
@@ -340,13 +319,5 @@ bool check_same_computations() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (!check_same_computations()) {
-    std::fprintf(stderr, "energy_audit_benchmarks: the compared integrations differ; not benchmarking\n");
-    return EXIT_FAILURE;
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return energy_audit::benchmarks::run_checked_benchmarks(argc, argv, "energy_audit_benchmarks", check_same_computations);
 }
