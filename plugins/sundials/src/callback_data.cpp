@@ -9,4 +9,9 @@ void keep_error_message(int, const char*, const char*, char* message, void* data
   }
 }
 
+std::string failure_message(const CallbackData& data, bool too_much_work, long max_steps) {
+  if (!too_much_work || !data.last_message.empty()) return data.last_message;
+  return "max_steps = " + std::to_string(max_steps) + " steps taken before reaching the end";
+}
+
 }  // namespace energy_audit::sun::detail

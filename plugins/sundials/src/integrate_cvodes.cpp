@@ -66,10 +66,7 @@ void fail(CvodesSolver& solver, int flag, const char* function, const CallbackDa
           const CvodesOptions& options) {
   double t = 0;
   CVodeGetCurrentTime(solver.memory.get(), &t);
-  std::string message = data.last_message;
-  if (flag == CV_TOO_MUCH_WORK && message.empty()) {
-    message = "max_steps = " + std::to_string(options.max_steps) + " steps taken before reaching the end";
-  }
+  const std::string message = failure_message(data, flag == CV_TOO_MUCH_WORK, options.max_steps);
   throw CvodesFailure(SolverError(function, flag, cvode_flag_name(flag), message, t),
                       read_counters(solver.memory.get(), options, solver.z != nullptr));
 }

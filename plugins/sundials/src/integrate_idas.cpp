@@ -126,10 +126,7 @@ void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCal
                const IdasOptions& options) {
   double t = 0;
   IDAGetCurrentTime(solver.memory.get(), &t);
-  std::string message = data.last_message;
-  if (flag == IDA_TOO_MUCH_WORK && message.empty()) {
-    message = "max_steps = " + std::to_string(options.max_steps) + " steps taken before reaching the end";
-  }
+  const std::string message = failure_message(data, flag == IDA_TOO_MUCH_WORK, options.max_steps);
   throw IdasFailure(SolverError(function, flag, idas_flag_name(flag), message, t),
                     read_idas_counters(solver.memory.get(), solver.z != nullptr));
 }

@@ -24,6 +24,10 @@ struct CallbackData {
 void keep_error_message(int error_code, const char* module, const char* function, char* message,
                         void* data) noexcept;
 
+/// The message of a failure: SUNDIALS' own, or for the adapters' whole-run step
+/// budget (too_much_work, which SUNDIALS did not see as such) the budget that ran out.
+std::string failure_message(const CallbackData& data, bool too_much_work, long max_steps);
+
 /// The problem of type Problem (derived from CallbackData) behind user_data.
 template <class Problem>
 Problem& problem_of(void* user_data) {
