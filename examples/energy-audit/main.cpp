@@ -143,11 +143,10 @@ struct AdaptiveOptions {
 
 int list_command() {
   std::printf("Models:\n");
-  std::string multiplier_models;
   for (const ModelEntry& model : model_registry()) {
     std::printf("  %-16s %s\n", model.name.c_str(), model.description.c_str());
-    if (model.has_multipliers()) multiplier_models += (multiplier_models.empty() ? "" : ", ") + model.name;
   }
+  const std::string multiplier_models = join(multiplier_model_names());
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
   for (const Method& m : all_methods()) {
     const std::string runs = m.runs_only_multiplier_models() ? multiplier_models : "all models";

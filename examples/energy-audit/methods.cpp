@@ -22,12 +22,12 @@ const std::vector<Method>& all_methods() {
 }
 
 const Method& find_method(const std::string& name, const char* option) {
+  std::vector<std::string> known;
   for (const Method& m : all_methods()) {
     if (m.name == name) return m;
+    known.push_back(m.name);
   }
-  std::string known;
-  for (const Method& m : all_methods()) known += (known.empty() ? "" : ", ") + m.name;
-  throw UsageError(std::string(option) + ": unknown method '" + name + "' (known: " + known + ")");
+  throw UsageError(std::string(option) + ": unknown method '" + name + "' (known: " + join(known) + ")");
 }
 
 }  // namespace energy_audit::cli

@@ -126,6 +126,8 @@ ModelEntry make_entry(std::string name, std::string description,
 
 /// Every model, in the order of models.cpp.
 const std::vector<ModelEntry>& model_registry();
+/// The names of the models with constraints, in registry order (the models idas runs).
+std::vector<std::string> multiplier_model_names();
 /// The model called `name`; throws UsageError naming the known ones.
 const ModelEntry& find_model(const std::string& name);
 

@@ -17,13 +17,21 @@ const std::vector<ModelEntry>& model_registry() {
   return models;
 }
 
+std::vector<std::string> multiplier_model_names() {
+  std::vector<std::string> names;
+  for (const ModelEntry& entry : model_registry()) {
+    if (entry.has_multipliers()) names.push_back(entry.name);
+  }
+  return names;
+}
+
 const ModelEntry& find_model(const std::string& name) {
+  std::vector<std::string> known;
   for (const ModelEntry& entry : model_registry()) {
     if (entry.name == name) return entry;
+    known.push_back(entry.name);
   }
-  std::string known;
-  for (const ModelEntry& entry : model_registry()) known += (known.empty() ? "" : ", ") + entry.name;
-  throw UsageError("MODEL: unknown model '" + name + "' (known: " + known + ")");
+  throw UsageError("MODEL: unknown model '" + name + "' (known: " + join(known) + ")");
 }
 
 }  // namespace energy_audit::cli

@@ -30,19 +30,11 @@ const char* stabilization_name(Stabilization s) {
 
 namespace {
 
-std::string models_with_multipliers() {
-  std::vector<std::string> names;
-  for (const ModelEntry& entry : model_registry()) {
-    if (entry.has_multipliers()) names.push_back(entry.name);
-  }
-  return join(names);
-}
-
 void check_method_fits_model(const ModelEntry& model, const RunSettings& settings) {
   const std::string& method = settings.method.name;
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
     throw UsageError(settings.options.method + ": " + method + " cannot run model " + model.name +
-                     ", which has no constraints (" + method + " runs: " + models_with_multipliers() + ")");
+                     ", which has no constraints (" + method + " runs: " + join(multiplier_model_names()) + ")");
   }
   if (settings.stabilization == Stabilization::None) return;
   if (!model.has_multipliers()) {
