@@ -18,18 +18,6 @@ constexpr std::array<FixedStepMethodInfo, 6> methods{{
     {FixedStepMethod::Rkg, "rkg", "Runge-Kutta-Gill, order 4", 4},
 }};
 
-ButcherTableau tableau_of(FixedStepMethod method) {
-  switch (method) {
-    case FixedStepMethod::Euler: return euler_tableau();
-    case FixedStepMethod::Rk2: return heun_tableau();
-    case FixedStepMethod::Rk3: return kutta3_tableau();
-    case FixedStepMethod::Rk4: return rk4_tableau();
-    case FixedStepMethod::Rkg: return gill_tableau();
-    case FixedStepMethod::EulerCromer: break;
-  }
-  throw InvalidArgument("euler-cromer has no Butcher tableau");
-}
-
 }  // namespace
 
 std::span<const FixedStepMethodInfo> fixed_step_methods() { return methods; }
@@ -46,10 +34,17 @@ std::optional<FixedStepMethod> parse_fixed_step_method(std::string_view name) {
   return std::nullopt;
 }
 
-FixedStepper::FixedStepper(FixedStepMethod method)
-    : stepper_(method == FixedStepMethod::EulerCromer
-                   ? std::variant<ExplicitRungeKutta, EulerCromer>(EulerCromer{})
-                   : std::variant<ExplicitRungeKutta, EulerCromer>(ExplicitRungeKutta(tableau_of(method)))) {}
+FixedStepper::FixedStepper(FixedStepMethod method) {
+  switch (method) {
+    case FixedStepMethod::Euler: stepper_.emplace<ExplicitRungeKutta<euler_tableau()>>(); return;
+    case FixedStepMethod::Rk2: stepper_.emplace<ExplicitRungeKutta<heun_tableau()>>(); return;
+    case FixedStepMethod::Rk3: stepper_.emplace<ExplicitRungeKutta<kutta3_tableau()>>(); return;
+    case FixedStepMethod::Rk4: stepper_.emplace<ExplicitRungeKutta<rk4_tableau()>>(); return;
+    case FixedStepMethod::Rkg: stepper_.emplace<ExplicitRungeKutta<gill_tableau()>>(); return;
+    case FixedStepMethod::EulerCromer: stepper_.emplace<EulerCromer>(); return;
+  }
+  throw InvalidArgument("unknown fixed-step method");
+}
 
 void FixedStepper::throw_needs_second_order() {
   throw InvalidArgument("euler-cromer needs a system with a q/v split (second-order form)");

@@ -3,92 +3,74 @@
 /// One generic loop for every explicit Runge–Kutta scheme; a method is its ButcherTableau.
 
 #include <array>
+#include <utility>
 
 #include "energy_audit/steppers/butcher_tableau.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
 
+/// The tableau is a template argument: the compiler sees every coefficient, drops the zero
+/// ones and unrolls the stages, so a scheme costs what a loop written for it by hand would.
+template <ButcherTableau tableau>
 class ExplicitRungeKutta {
+  static constexpr int stages = tableau.stages;
+  static_assert(stages >= 1 && stages <= 4, "at most four stages");
+
  public:
-  explicit ExplicitRungeKutta(ButcherTableau tableau) : tableau_(tableau) {
-    for (int i = 1; i < tableau_.stages; ++i) stage_terms_[i] = nonzero_terms(tableau_.a[i].data(), i);
-    update_terms_ = nonzero_terms(tableau_.b.data(), tableau_.stages);
-  }
+  int evaluations_per_step() const { return stages; }
 
-  int evaluations_per_step() const { return tableau_.stages; }
-
-  /// Advances y from t to t + h. The caller owns t (t_k = t0 + k h avoids accumulating error).
+  /// Advances y from t to t + h; returns whether the new y is finite (checked inside the update
+  /// loop, where it costs one multiply-add per entry instead of another pass over y).
+  /// The caller owns t (t_k = t0 + k h avoids accumulating error).
   template <class System>
-  void do_step(const System& system, Vector& y, double t, double h) {
+  bool do_step(const System& system, Vector& y, double t, double h) {
     resize(y.size());
     system(y, k_[0], t);
-    for (int i = 1; i < tableau_.stages; ++i) {
-      combine(y, stage_terms_[i], h, stage_);
-      system(stage_, k_[i], t + tableau_.c[i] * h);
-    }
-    combine(y, update_terms_, h, y);
+    [&]<int... i>(std::integer_sequence<int, i...>) {
+      ((combine<tableau.a[i + 1]>(y, h, stage_), system(stage_, k_[i + 1], t + tableau.c[i + 1] * h)), ...);
+    }(std::make_integer_sequence<int, stages - 1>{});
+    return combine<tableau.b>(y, h, y) == 0.0;
   }
 
  private:
-  /// The non-zero coefficients of one row of the tableau: Σ_j coefficient[j] k_index[j].
-  struct Terms {
-    std::array<double, 4> coefficient{};
-    std::array<int, 4> index{};
-    int count = 0;
-  };
-
-  static Terms nonzero_terms(const double* row, int length) {
-    Terms terms;
-    for (int j = 0; j < length; ++j) {
-      if (row[j] == 0.0) continue;
-      terms.coefficient[terms.count] = row[j];
-      terms.index[terms.count++] = j;
-    }
-    return terms;
-  }
-
   void resize(Index size) {
     if (stage_.size() == size) return;
     stage_.resize(size);
     for (Vector& k : k_) k.resize(size);
   }
 
-  /// out = base + h Σ terms, in one pass, summed in the order of the terms (out may be base).
-  void combine(const Vector& base, const Terms& terms, double h, Vector& out) const {
-    switch (terms.count) {
-      case 0: out = base; break;
-      case 1: sum_terms<1>(base, terms, h, out); break;
-      case 2: sum_terms<2>(base, terms, h, out); break;
-      case 3: sum_terms<3>(base, terms, h, out); break;
-      default: sum_terms<4>(base, terms, h, out); break;
-    }
+  /// out = base + h Σ_j weights[j] k_j over the non-zero weights, in one pass (out may be base).
+  /// Returns 0 when every entry of out is finite, NaN otherwise (see sum_terms).
+  template <std::array<double, 4> weights>
+  double combine(const Vector& base, double h, Vector& out) const {
+    const auto k = [this](int j) { return j < stages ? k_[j].data() : nullptr; };
+    return sum_terms<weights>(base.data(), out.data(), base.size(), h, k(0), k(1), k(2), k(3));
   }
 
-  /// The term count is a template argument so that the loop over terms unrolls; the weights and
-  /// pointers are local so that the stores to `out` cannot alias them.
-  template <int count>
-  void sum_terms(const Vector& base, const Terms& terms, double h, Vector& out) const {
-    std::array<double, count> weight;
-    std::array<const double*, count> k;
-    for (int j = 0; j < count; ++j) {
-      weight[j] = h * terms.coefficient[j];
-      k[j] = k_[terms.index[j]].data();
-    }
-    const double* in = base.data();
-    double* result = out.data();
-    const Index size = base.size();
+  /// The loop of combine(). The stages never alias the states, and saying so lets the compiler
+  /// vectorize; `in` and `out` are the same array or disjoint. A zero weight adds no term at
+  /// all (adding 0.0 is not free: it turns -0.0 into +0.0, so the compiler must keep it).
+  /// x * 0 is ±0 for finite x and NaN otherwise, so the returned sum is 0 exactly when every
+  /// entry is finite; unused for the stages, it compiles away there.
+  template <std::array<double, 4> weights>
+  static double sum_terms(const double* in, double* out, Index size, double h, const double* __restrict k0,
+                          const double* __restrict k1, const double* __restrict k2,
+                          const double* __restrict k3) {
+    double zero_if_finite = 0.0;
     for (Index e = 0; e < size; ++e) {
       double sum = in[e];
-      for (int j = 0; j < count; ++j) sum += weight[j] * k[j][e];
-      result[e] = sum;
+      if constexpr (weights[0] != 0.0) sum += (h * weights[0]) * k0[e];
+      if constexpr (weights[1] != 0.0) sum += (h * weights[1]) * k1[e];
+      if constexpr (weights[2] != 0.0) sum += (h * weights[2]) * k2[e];
+      if constexpr (weights[3] != 0.0) sum += (h * weights[3]) * k3[e];
+      out[e] = sum;
+      zero_if_finite += sum * 0.0;
     }
+    return zero_if_finite;
   }
 
-  ButcherTableau tableau_;
-  std::array<Terms, 4> stage_terms_{};
-  Terms update_terms_;
-  std::array<Vector, 4> k_;
+  std::array<Vector, stages> k_;
   Vector stage_;
 };
 

@@ -5,8 +5,11 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
+#include "energy_audit/integrate_const.hpp"
 #include "energy_audit/steppers/euler_cromer.hpp"
 #include "energy_audit/steppers/explicit_runge_kutta.hpp"
 
@@ -37,19 +40,49 @@ class FixedStepper {
 
   template <class System>
   void do_step(const System& system, Vector& y, double t, double h) {
-    if (auto* rk = std::get_if<ExplicitRungeKutta>(&stepper_)) {
-      rk->do_step(system, y, t, h);
-    } else if constexpr (SecondOrderSystem<System>) {
-      std::get<EulerCromer>(stepper_).do_step(system, y, t, h);
-    } else {
-      throw_needs_second_order();
-    }
+    visit<System>([&](auto& stepper) { stepper.do_step(system, y, t, h); });
+  }
+
+  /// Calls f(stepper) with the concrete stepper of the method, so that a loop inside f is
+  /// compiled for that method alone. Throws InvalidArgument for Euler–Cromer on a System
+  /// without the q/v split.
+  template <class System, class F>
+  decltype(auto) visit(F&& f) {
+    using Result = std::invoke_result_t<F&, ExplicitRungeKutta<euler_tableau()>&>;
+    return std::visit(
+        [&](auto& stepper) -> Result {
+          if constexpr (std::is_same_v<std::decay_t<decltype(stepper)>, EulerCromer> &&
+                        !SecondOrderSystem<System>) {
+            throw_needs_second_order();
+          } else {
+            return f(stepper);
+          }
+        },
+        stepper_);
   }
 
  private:
   [[noreturn]] static void throw_needs_second_order();
 
-  std::variant<ExplicitRungeKutta, EulerCromer> stepper_;
+  std::variant<ExplicitRungeKutta<euler_tableau()>, ExplicitRungeKutta<heun_tableau()>,
+               ExplicitRungeKutta<kutta3_tableau()>, ExplicitRungeKutta<rk4_tableau()>,
+               ExplicitRungeKutta<gill_tableau()>, EulerCromer>
+      stepper_;
 };
+
+/// integrate_const for a FixedStepper: chooses the method once, not at every step.
+template <class System, class Observer>
+IntegrationResult integrate_const(FixedStepper& stepper, const System& system, Vector& y, double t0,
+                                  double t1, double h, Observer&& observer) {
+  return stepper.visit<System>([&](auto& method) {
+    return integrate_const(method, system, y, t0, t1, h, std::forward<Observer>(observer));
+  });
+}
+
+template <class System>
+IntegrationResult integrate_const(FixedStepper& stepper, const System& system, Vector& y, double t0,
+                                  double t1, double h) {
+  return integrate_const(stepper, system, y, t0, t1, h, NoObserver{});
+}
 
 }  // namespace energy_audit
