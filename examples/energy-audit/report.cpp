@@ -49,7 +49,7 @@ Json counters_json(const sun::SolverCounters& c) {
   return j;
 }
 
-Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, const std::vector<double>& row) {
+Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, std::span<const double> row) {
   const std::size_t n = layout.dofs;
   Json j;
   j["t"] = row[0];

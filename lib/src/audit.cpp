@@ -37,13 +37,30 @@ void Audit::record(const EnergySample& sample) {
   }
   ++accepted_steps_;
 
-  History::make_row(sample, last_row_);
-  if (should_store(sample.t)) history_.append_row(layout_, last_row_);
+  // The row is written once, where it stays.
+  last_row_stored_ = should_store(sample.t);
+  if (last_row_stored_) {
+    History::make_row(sample, history_.append_row(layout_));
+  } else {
+    unstored_row_.resize(layout_.row_size());
+    History::make_row(sample, unstored_row_);
+  }
+}
+
+std::span<const double> Audit::last_row() const {
+  if (accepted_steps_ == 0) return {};
+  return last_row_stored_ ? history_.row(history_.rows() - 1) : std::span<const double>(unstored_row_);
 }
 
 bool Audit::should_store(double t) {
   if (options_.output_times.empty()) {
-    return options_.store_every != 0 && (accepted_steps_ - 1) % options_.store_every == 0;
+    if (options_.store_every == 0) return false;
+    if (steps_to_next_store_ > 0) {
+      --steps_to_next_store_;
+      return false;
+    }
+    steps_to_next_store_ = options_.store_every - 1;
+    return true;
   }
   // A step at an output time may land a rounding error short of it.
   const auto reached = [t](double output) { return t >= output - 1e-12 * std::max(1.0, std::abs(output)); };

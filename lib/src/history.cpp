@@ -14,8 +14,8 @@ std::size_t HistoryLayout::multiplier_offset() const {
   return energy_offset() + History::energy_column_count;
 }
 
-void History::make_row(const EnergySample& sample, std::vector<double>& row) {
-  row.resize(HistoryLayout::of(sample).row_size());
+void History::make_row(const EnergySample& sample, std::span<double> row) {
+  assert(row.size() == HistoryLayout::of(sample).row_size());
   auto out = row.begin();
   *out++ = sample.t;
   out = std::copy(sample.q.begin(), sample.q.end(), out);
@@ -37,18 +37,20 @@ void History::make_row(const EnergySample& sample, std::vector<double>& row) {
   }
 }
 
-void History::append_row(const HistoryLayout& layout, std::span<const double> row) {
+std::span<double> History::append_row(const HistoryLayout& layout) {
   if (rows_ == 0) {
     layout_ = layout;
     rows_per_block_ = std::max<std::size_t>(1, block_values / layout_.row_size());
   }
-  assert(row.size() == layout_.row_size());
   if (rows_ % rows_per_block_ == 0) {
     blocks_.emplace_back();
-    blocks_.back().reserve(rows_per_block_ * layout_.row_size());
+    blocks_.back().reserve(rows_per_block_ * layout_.row_size());  // rows handed out never move
   }
-  blocks_.back().insert(blocks_.back().end(), row.begin(), row.end());
+  std::vector<double>& block = blocks_.back();
+  const std::size_t start = block.size();
+  block.resize(start + layout_.row_size());
   ++rows_;
+  return {block.data() + start, layout_.row_size()};
 }
 
 }  // namespace energy_audit

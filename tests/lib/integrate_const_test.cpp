@@ -5,14 +5,17 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <energy_audit/audit.hpp>
 #include <energy_audit/error.hpp>
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
 
+#include "moving_support_pendulum.hpp"
 #include "oscillator.hpp"
 
 namespace ea = energy_audit;
+using energy_audit::testing::MovingSupportPendulum;
 using energy_audit::testing::Oscillator;
 
 BOOST_AUTO_TEST_CASE(step_count_covers_the_interval_without_slivers) {
@@ -80,4 +83,74 @@ BOOST_AUTO_TEST_CASE(state_of_the_wrong_size_is_refused) {
   ea::Vector y = ea::Vector::Zero(2);  // [q, v] without Z
   ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
   BOOST_CHECK_THROW(ea::integrate_const(stepper, system, y, 0.0, 1.0, 0.1), ea::InvalidArgument);
+}
+
+namespace {
+
+// The audit fed by a plain observer: one sample per state, after the step that reached it.
+struct PlainAuditObserver {
+  const ea::LagrangeSystem<MovingSupportPendulum>& system;
+  ea::Audit& audit;
+  void operator()(const ea::ConstVectorRef& y, double t) const { audit.record(system.sample(y, t)); }
+};
+
+// v' = v^2 from v(0) = 1: infinite at t = 1, whatever T and V say.
+struct Runaway {
+  static constexpr int dofs = 1;
+  template <class S>
+  using Coordinates = ea::VectorN<S, dofs>;
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const { return 0.5 * v[0] * v[0]; }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const { return 0.0 * q[0]; }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const { return Coordinates<S>(S(0.0)); }
+  Coordinates<double> accelerations(const Coordinates<double>&, const Coordinates<double>& v, double) const {
+    return Coordinates<double>(v[0] * v[0]);
+  }
+};
+
+}  // namespace
+
+// integrate_const lets the audit sample each state in the first stage of the next step; the
+// audit must see the same states, in the same order, as an observer called after each step.
+BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_sees_every_state_once) {
+  const ea::LagrangeSystem<MovingSupportPendulum> system{MovingSupportPendulum{}};
+  const MovingSupportPendulum::Coordinates<double> q0(0.4), v0(-0.3);
+  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
+    BOOST_TEST_CONTEXT(method.name) {
+      ea::Audit shared, plain;
+      ea::Vector y_shared = system.initial_state(q0, v0);
+      ea::Vector y_plain = y_shared;
+      ea::FixedStepper stepper_shared(method.method), stepper_plain(method.method);
+      const auto result = ea::integrate_const(stepper_shared, system, y_shared, 0.0, 1.234, 0.01, ea::watch(system, shared));
+      ea::integrate_const(stepper_plain, system, y_plain, 0.0, 1.234, 0.01, PlainAuditObserver{system, plain});
+      BOOST_TEST(shared.accepted_steps() == result.steps + 1);
+      BOOST_TEST_REQUIRE(shared.history().rows() == plain.history().rows());
+      for (std::size_t r = 0; r < plain.history().rows(); ++r) {
+        const auto a = shared.history().row(r), b = plain.history().row(r);
+        for (std::size_t c = 0; c < b.size(); ++c) BOOST_TEST(a[c] == b[c], boost::test_tools::tolerance(1e-13));
+      }
+      BOOST_TEST(shared.last_row()[0] == 1.234);
+      BOOST_TEST(shared.relative_drift() == plain.relative_drift(), boost::test_tools::tolerance(1e-9));
+      BOOST_TEST((y_shared - y_plain).norm() == 0.0);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_stops_at_the_last_finite_state) {
+  const ea::LagrangeSystem<Runaway> system{Runaway{}};
+  for (const ea::FixedStepMethod method : {ea::FixedStepMethod::Euler, ea::FixedStepMethod::Rk4}) {
+    ea::Vector y = system.initial_state(Runaway::Coordinates<double>(0.0), Runaway::Coordinates<double>(1.0));
+    ea::FixedStepper stepper(method);
+    ea::Audit audit;
+    const auto result = ea::integrate_const(stepper, system, y, 0.0, 3.0, 0.1, ea::watch(system, audit));
+    BOOST_TEST_REQUIRE(result.diverged);
+    BOOST_TEST(audit.accepted_steps() == result.steps + 1);
+    BOOST_TEST(audit.last_row()[0] == result.t_reached);
+    for (std::size_t r = 0; r < audit.history().rows(); ++r) {
+      const auto row = audit.history().row(r);  // t, q, v (T = v^2 / 2 may overflow first)
+      BOOST_TEST((std::isfinite(row[0]) && std::isfinite(row[1]) && std::isfinite(row[2])));
+    }
+  }
 }

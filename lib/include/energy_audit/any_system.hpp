@@ -24,6 +24,8 @@ class AnySystem {
   virtual void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t,
                                   Eigen::Ref<Vector> a, double& z_dot) const = 0;
   virtual EnergySample sample(const ConstVectorRef& y, double t) const = 0;
+  /// See energy_audit::rates_and_sample().
+  virtual EnergySample rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const = 0;
 };
 
 /// Forwards AnySystem's interface to a System; Interface may be a subclass of AnySystem whose
@@ -51,6 +53,9 @@ class AnySystemAdapter : public Interface {
     system_.second_order_rates(q, v, t, a, z_dot);
   }
   EnergySample sample(const ConstVectorRef& y, double t) const override { return system_.sample(y, t); }
+  EnergySample rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const override {
+    return energy_audit::rates_and_sample(system_, y, dydt, t);
+  }
 
  protected:
   System system_;

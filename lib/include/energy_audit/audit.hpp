@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "energy_audit/energy_sample.hpp"
@@ -46,7 +47,7 @@ class Audit {
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }
   /// The row of the last sample seen, stored or not; empty before the first.
-  const std::vector<double>& last_row() const { return last_row_; }
+  std::span<const double> last_row() const;
   /// The columns of last_row() and of the history rows.
   const HistoryLayout& layout() const { return layout_; }
 
@@ -56,7 +57,9 @@ class Audit {
   AuditOptions options_;
   History history_;
   HistoryLayout layout_;
-  std::vector<double> last_row_;
+  std::vector<double> unstored_row_;  ///< the row of the last sample when it was not stored
+  bool last_row_stored_ = false;
+  std::size_t steps_to_next_store_ = 0;  ///< with store_every: a countdown, cheaper than k % every
   std::optional<ConstraintDrift> max_constraint_drift_;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
@@ -69,6 +72,11 @@ class AuditObserver {
  public:
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
   void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
+  /// Evaluates the system's rates at (y, t) into dydt and records y, sharing what the two have
+  /// in common: integrate_const calls it for the first stage of the step that leaves y.
+  void evaluate_and_observe(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    audit_.record(rates_and_sample(system_, y, dydt, t));
+  }
 
  private:
   const System& system_;

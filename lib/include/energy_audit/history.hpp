@@ -32,11 +32,11 @@ class History {
   /// Names of the two drift columns.
   static constexpr const char* drift_columns[] = {"Phi_norm", "psi_norm"};
 
-  /// Writes the row of `sample` into `row` (resized to fit).
-  static void make_row(const EnergySample& sample, std::vector<double>& row);
+  /// Writes the row of `sample` into `row` (layout.row_size() entries).
+  static void make_row(const EnergySample& sample, std::span<double> row);
 
-  /// Appends a row made by make_row; the first one fixes the layout.
-  void append_row(const HistoryLayout& layout, std::span<const double> row);
+  /// Room for one more row, to be filled by make_row; the first one fixes the layout.
+  std::span<double> append_row(const HistoryLayout& layout);
 
   const HistoryLayout& layout() const { return layout_; }
   std::size_t rows() const { return rows_; }

@@ -39,9 +39,26 @@ inline bool all_finite(const Vector& y) {
   return zero_if_finite == 0.0;
 }
 
-/// Integrates y from t0 to t1. Stops after the first step that leaves y non-finite; that
-/// state is not observed and y keeps it. A stepper's do_step may return whether the new state
-/// is finite (bool); otherwise the driver checks y itself.
+/// The first stage F(t, y) of a step, evaluated by an observer that watches y meanwhile
+/// (AuditObserver::evaluate_and_observe).
+template <class Observer>
+struct ObservedFirstStage {
+  Observer& observer;
+  void operator()(const Vector& y, Vector& dydt, double t) const { observer.evaluate_and_observe(y, dydt, t); }
+};
+
+/// A stepper that takes its first stage from ObservedFirstStage, and an observer that offers
+/// it: together they sample every state with the evaluation the next step makes anyway.
+template <class Stepper, class System, class Observer>
+concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Vector& y, Observer& observer) {
+  observer.evaluate_and_observe(y, y, 0.0);
+  stepper.do_step(system, y, 0.0, 0.0, ObservedFirstStage<Observer>{observer});
+};
+
+/// Integrates y from t0 to t1; the observer sees the initial state and every accepted step,
+/// in order. Stops after the first step that leaves y non-finite; that state is not observed
+/// and y keeps it. A stepper's do_step may return whether the new state is finite (bool);
+/// otherwise the driver checks y itself.
 template <class Stepper, class System, class Observer>
 IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
                                   double t1, double h, Observer&& observer) {
@@ -49,21 +66,29 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
     throw InvalidArgument("state has " + std::to_string(y.size()) + " entries, the system " +
                           std::to_string(system.size()));
   }
+  // With a first-stage observer, each state is observed at the start of the step that leaves
+  // it (and the last one after the loop): the same states in the same order, one evaluation fewer.
+  constexpr bool observe_first_stage = ObservesFirstStage<Stepper, System, std::remove_reference_t<Observer>>;
+  const auto take_step = [&](double t, double dt) -> bool {
+    if constexpr (observe_first_stage) {
+      return stepper.do_step(system, y, t, dt, ObservedFirstStage<std::remove_reference_t<Observer>>{observer});
+    } else if constexpr (std::is_same_v<decltype(stepper.do_step(system, y, t, dt)), bool>) {
+      return stepper.do_step(system, y, t, dt);  // the stepper checked finiteness on the way
+    } else {
+      stepper.do_step(system, y, t, dt);
+      return all_finite(y);
+    }
+  };
+
   const std::size_t steps = fixed_step_count(t0, t1, h);
   const auto evaluations_per_step = static_cast<std::size_t>(stepper.evaluations_per_step());
   IntegrationResult result;
   result.t_reached = t0;
-  observer(y, t0);
+  if constexpr (!observe_first_stage) observer(y, t0);
   for (std::size_t k = 0; k < steps; ++k) {
     const double t = t0 + static_cast<double>(k) * h;
     const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
-    bool finite;
-    if constexpr (std::is_same_v<decltype(stepper.do_step(system, y, t, h)), bool>) {
-      finite = stepper.do_step(system, y, t, t_next - t);  // the stepper checked it on the way
-    } else {
-      stepper.do_step(system, y, t, t_next - t);
-      finite = all_finite(y);
-    }
+    const bool finite = take_step(t, t_next - t);
     result.rhs_evaluations += evaluations_per_step;
     if (!finite) {
       result.diverged = true;
@@ -72,8 +97,9 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
     }
     ++result.steps;
     result.t_reached = t_next;
-    observer(y, t_next);
+    if constexpr (!observe_first_stage) observer(y, t_next);
   }
+  if constexpr (observe_first_stage) observer(y, result.t_reached);
   return result;
 }
 

@@ -100,6 +100,18 @@ class LagrangeSystem {
     z_dot = carries_energy_flow() ? energy_audit::energy_flow_rate(model_, q_fixed, v_fixed, t) : 0.0;
   }
 
+  /// dy/dt at (y, t) into dydt, and the sample of y, from one evaluation of the model: what the
+  /// accelerations and the energies share (sines and cosines of the same angles) is computed
+  /// once. The audit samples every accepted state this way in the next step's first stage.
+  EnergySample rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    if constexpr (HasHandAccelerations<M>) {
+      if (source_ == AccelerationSource::Hand) return hand_rates_and_sample(y, dydt, t);
+    }
+    return rates_and_sample_with(y, dydt, t, [this](const Coordinates& q, const Coordinates& v, double s) {
+      return derived_accelerations(model_, q, v, s);
+    });
+  }
+
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
@@ -108,6 +120,28 @@ class LagrangeSystem {
   }
 
  private:
+  /// Flattened (everything it calls inlined into one body) so that the compiler sees the hand
+  /// accelerations and the energies together and evaluates their common terms once.
+  [[gnu::flatten]] EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
+                                                      double t) const {
+    return rates_and_sample_with(y, dydt, t, [this](const Coordinates& q, const Coordinates& v, double s) {
+      return model_.accelerations(q, v, s);
+    });
+  }
+
+  template <class Accelerations>
+  EnergySample rates_and_sample_with(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t,
+                                     const Accelerations& accelerations_at) const {
+    // Local copies: otherwise writing dydt might change q and v for all the compiler knows,
+    // and it would evaluate the common terms twice.
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = accelerations_at(q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
+    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
+  }
+
   M model_;
   AccelerationSource source_;
   EnergyFlow flow_;

@@ -25,8 +25,15 @@ class ExplicitRungeKutta {
   /// The caller owns t (t_k = t0 + k h avoids accumulating error).
   template <class System>
   bool do_step(const System& system, Vector& y, double t, double h) {
+    return do_step(system, y, t, h, [&system](const Vector& x, Vector& dxdt, double s) { system(x, dxdt, s); });
+  }
+
+  /// As above, with the first stage F(t, y) evaluated by first_stage(y, k, t) instead: the
+  /// driver lets the observer sample y in that same evaluation (see integrate_const).
+  template <class System, class FirstStage>
+  bool do_step(const System& system, Vector& y, double t, double h, FirstStage&& first_stage) {
     resize(y.size());
-    system(y, k_[0], t);
+    first_stage(y, k_[0], t);
     [&]<int... i>(std::integer_sequence<int, i...>) {
       ((combine<tableau.a[i + 1]>(y, h, stage_), system(stage_, k_[i + 1], t + tableau.c[i + 1] * h)), ...);
     }(std::make_integer_sequence<int, stages - 1>{});
