@@ -3,6 +3,8 @@
 /// The rows an audit keeps: t, q, v, T, T2, T1, T0, V, E, H, Z, C for each stored step, then
 /// for multiplier models the multipliers and ‖Φ‖, ‖ψ‖.
 
+#include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -32,11 +34,49 @@ class History {
   /// Names of the two drift columns.
   static constexpr const char* drift_columns[] = {"Phi_norm", "psi_norm"};
 
+  // Both run at every accepted step: inline, so that the audit's record() compiles them into itself.
+
   /// Writes the row of `sample` into `row` (layout.row_size() entries).
-  static void make_row(const EnergySample& sample, std::span<double> row);
+  static void make_row(const EnergySample& sample, std::span<double> row) {
+    assert(row.size() == HistoryLayout::of(sample).row_size());
+    auto out = row.begin();
+    *out++ = sample.t;
+    out = std::copy(sample.q.begin(), sample.q.end(), out);
+    out = std::copy(sample.v.begin(), sample.v.end(), out);
+    const EnergyTerms& e = sample.energy;  // in the order of energy_columns
+    *out++ = e.T;
+    *out++ = e.T2;
+    *out++ = e.T1;
+    *out++ = e.T0;
+    *out++ = e.V;
+    *out++ = e.E();
+    *out++ = e.H();
+    *out++ = sample.Z;
+    *out++ = sample.C();
+    out = std::copy(sample.multipliers.begin(), sample.multipliers.end(), out);
+    if (sample.constraint_drift) {
+      *out++ = sample.constraint_drift->position;
+      *out++ = sample.constraint_drift->velocity;
+    }
+  }
 
   /// Room for one more row, to be filled by make_row; the first one fixes the layout.
-  std::span<double> append_row(const HistoryLayout& layout);
+  std::span<double> append_row(const HistoryLayout& layout) {
+    if (rows_ == 0) {
+      layout_ = layout;
+      rows_per_block_ = std::max<std::size_t>(1, block_values / layout_.row_size());
+    }
+    const std::size_t row_size = layout_.row_size();
+    if (blocks_.empty() || blocks_.back().size() + row_size > rows_per_block_ * row_size) {
+      blocks_.emplace_back();
+      blocks_.back().reserve(rows_per_block_ * row_size);  // rows handed out never move
+    }
+    std::vector<double>& block = blocks_.back();
+    const std::size_t start = block.size();
+    block.resize(start + row_size);
+    ++rows_;
+    return {block.data() + start, row_size};
+  }
 
   const HistoryLayout& layout() const { return layout_; }
   std::size_t rows() const { return rows_; }
