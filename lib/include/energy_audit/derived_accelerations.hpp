@@ -5,10 +5,9 @@
 
 #include <string>
 
-#include <Eigen/Cholesky>
-
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_terms.hpp"
+#include "energy_audit/positive_definite_solve.hpp"
 
 namespace energy_audit {
 
@@ -16,11 +15,11 @@ template <LagrangeModel M>
 VectorN<double, M::dofs> derived_accelerations(const M& model, const VectorN<double, M::dofs>& q,
                                                const VectorN<double, M::dofs>& v, double t) {
   const LagrangeTerms<M::dofs> terms = lagrange_terms(model, q, v, t);
-  const Eigen::LLT<Eigen::Matrix<double, M::dofs, M::dofs>> cholesky(terms.mass);
-  if (cholesky.info() != Eigen::Success) {
+  VectorN<double, M::dofs> a;
+  if (!solve_positive_definite(terms.mass, terms.rhs, a)) {
     throw Error("mass matrix d2T/dv2 is not positive definite at t = " + to_text(t));
   }
-  return cholesky.solve(terms.rhs);
+  return a;
 }
 
 }  // namespace energy_audit

@@ -6,8 +6,8 @@
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
 
 #include <Eigen/Core>
-#include <unsupported/Eigen/AutoDiff>
 
+#include "energy_audit/dual.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
 namespace energy_audit {
@@ -18,45 +18,55 @@ struct LagrangeTerms {
   VectorN<double, n> rhs;            ///< r: everything but M a, forces included
 };
 
+/// M and r at (q, v, t), from the model's T, V and f.
+///
+/// `flatten` inlines every Dual operation and the model's T and V into this one body, where GCC
+/// keeps the Duals in registers and shares sin/cos between the two passes; left to its own
+/// inlining limits, it calls the nested products out of line and the crane takes three times as long.
 template <LagrangeModel M>
-LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                      const VectorN<double, M::dofs>& v, double t) {
+[[gnu::flatten]] LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                                       const VectorN<double, M::dofs>& v, double t) {
   constexpr int n = M::dofs;
-  // Inner derivatives: ∂/∂v. Outer directions: e_j in v (j < n), then the total time
-  // derivative at fixed v (q̇ = v, ṫ = 1). Differentiating ∂T/∂v along them gives the
-  // columns of M and the convective term (∂²T/∂v∂q) v + ∂²T/∂v∂t in one evaluation of T.
-  using Inner = Eigen::AutoDiffScalar<VectorN<double, n>>;
-  using Outer = Eigen::AutoDiffScalar<VectorN<Inner, n + 1>>;
-  const auto constant = [](double value) { return Inner(value, VectorN<double, n>::Zero()); };
-  const auto outer = [&](const Inner& value) {
-    return Outer(value, VectorN<Inner, n + 1>::Constant(constant(0.0)));
-  };
+  // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
+  // in v (j < n), then the total time derivative at fixed v (q̇ = v, ṫ = 1). Differentiating
+  // ∂T/∂v along them gives the columns of M and the convective term (∂²T/∂v∂q) v + ∂²T/∂v∂t
+  // in one evaluation of T.
+  using Inner = Dual<double, n>;
+  using Outer = Dual<Inner, n + 1>;
+  // ∂L/∂q by first-order forward mode: a second, much cheaper, evaluation of T (and of V).
+  using Gradient = Dual<double, n>;
 
+  // Seeded entry by entry into the zeros of default Duals, which GCC then keeps in registers
+  // (whole Duals copied in are stored piecewise and reloaded whole: a store-forwarding stall).
+  // Both passes are seeded before either evaluates T: the libm calls inside might, for all
+  // GCC knows, change q, and reading q anew would keep it from sharing sin/cos between passes.
   VectorN<Outer, n> q_outer, v_outer;
+  Outer t_outer;
+  VectorN<Gradient, n> q_grad, v_grad;
+  Gradient t_grad;
   for (int i = 0; i < n; ++i) {
-    q_outer[i] = outer(constant(q[i]));
-    q_outer[i].derivatives()[n] = constant(v[i]);
-    v_outer[i] = outer(Inner(v[i], VectorN<double, n>::Unit(i)));
-    v_outer[i].derivatives()[i] = constant(1.0);
+    q_outer[i].value.value = q[i];
+    q_outer[i].derivatives[n].value = v[i];
+    v_outer[i].value.value = v[i];
+    v_outer[i].value.derivatives[i] = 1.0;
+    v_outer[i].derivatives[i].value = 1.0;
+    q_grad[i].value = q[i];
+    q_grad[i].derivatives[i] = 1.0;
+    v_grad[i].value = v[i];
   }
-  Outer t_outer = outer(constant(t));
-  t_outer.derivatives()[n] = constant(1.0);
+  t_outer.value.value = t;
+  t_outer.derivatives[n].value = 1.0;
+  t_grad.value = t;
+  const VectorN<double, n> f = model.forces(q, v, t);
 
   const Outer T = model.kinetic_energy(q_outer, v_outer, t_outer);
+  const Gradient L = model.kinetic_energy(q_grad, v_grad, t_grad) - model.potential_energy(q_grad, t_grad);
+
   LagrangeTerms<n> terms;
-  for (int j = 0; j < n; ++j) terms.mass.col(j) = T.derivatives()[j].derivatives();
-  const VectorN<double, n> convective = T.derivatives()[n].derivatives();
-
-  // ∂L/∂q by first-order forward mode.
-  using Gradient = Eigen::AutoDiffScalar<VectorN<double, n>>;
-  VectorN<Gradient, n> q_grad;
-  for (int i = 0; i < n; ++i) q_grad[i] = Gradient(q[i], VectorN<double, n>::Unit(i));
-  const VectorN<Gradient, n> v_grad = v.template cast<Gradient>();
-  const Gradient t_grad(t, VectorN<double, n>::Zero());
-  const Gradient lagrangian =
-      model.kinetic_energy(q_grad, v_grad, t_grad) - model.potential_energy(q_grad, t_grad);
-
-  terms.rhs = model.forces(q, v, t) + lagrangian.derivatives() - convective;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) terms.mass(i, j) = T.derivatives[j].derivatives[i];
+    terms.rhs[i] = f[i] + L.derivatives[i] - T.derivatives[n].derivatives[i];
+  }
   return terms;
 }
 
