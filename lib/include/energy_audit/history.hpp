@@ -39,10 +39,15 @@ class History {
   /// Writes the row of `sample` into `row` (layout.row_size() entries).
   static void make_row(const EnergySample& sample, std::span<double> row) {
     assert(row.size() == HistoryLayout::of(sample).row_size());
-    auto out = row.begin();
+    // Pointer loops: copying through Eigen's STL iterators cost more than the rest of the row.
+    const auto copy = [](const auto& from, double* to) {
+      for (Index i = 0; i < from.size(); ++i) to[i] = from.data()[i];
+      return to + from.size();
+    };
+    double* out = row.data();
     *out++ = sample.t;
-    out = std::copy(sample.q.begin(), sample.q.end(), out);
-    out = std::copy(sample.v.begin(), sample.v.end(), out);
+    out = copy(sample.q, out);
+    out = copy(sample.v, out);
     const EnergyTerms& e = sample.energy;  // in the order of energy_columns
     *out++ = e.T;
     *out++ = e.T2;
@@ -53,7 +58,7 @@ class History {
     *out++ = e.H();
     *out++ = sample.Z;
     *out++ = sample.C();
-    out = std::copy(sample.multipliers.begin(), sample.multipliers.end(), out);
+    out = copy(sample.multipliers, out);
     if (sample.constraint_drift) {
       *out++ = sample.constraint_drift->position;
       *out++ = sample.constraint_drift->velocity;
