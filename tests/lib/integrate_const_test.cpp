@@ -110,6 +110,15 @@ struct Runaway {
   }
 };
 
+// Accelerations that fail from t = 0.5 on, as a derived mass matrix that stops being positive
+// definite would.
+struct FailsAtHalf : Runaway {
+  Coordinates<double> accelerations(const Coordinates<double>&, const Coordinates<double>&, double t) const {
+    if (t >= 0.5) throw ea::Error("accelerations fail at t = 0.5");
+    return Coordinates<double>(0.0);
+  }
+};
+
 }  // namespace
 
 // integrate_const lets the audit sample each state in the first stage of the next step; the
@@ -153,4 +162,14 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_stops_at_the_last_finite_s
       BOOST_TEST((std::isfinite(row[0]) && std::isfinite(row[1]) && std::isfinite(row[2])));
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_keeps_a_state_whose_rates_fail) {
+  const ea::LagrangeSystem<FailsAtHalf> system{FailsAtHalf{}};
+  ea::Vector y = system.initial_state(FailsAtHalf::Coordinates<double>(0.0), FailsAtHalf::Coordinates<double>(1.0));
+  ea::FixedStepper euler(ea::FixedStepMethod::Euler);  // one stage: the failure comes in a first stage
+  ea::Audit audit;
+  BOOST_CHECK_THROW(ea::integrate_const(euler, system, y, 0.0, 1.0, 0.01, ea::watch(system, audit)), ea::Error);
+  BOOST_TEST(audit.accepted_steps() == 51u);  // t = 0, 0.01, ..., 0.5: the state at 0.5 was accepted
+  BOOST_TEST(audit.last_row()[0] == 0.5, boost::test_tools::tolerance(1e-12));
 }

@@ -75,7 +75,12 @@ class AuditObserver {
   /// Evaluates the system's rates at (y, t) into dydt and records y, sharing what the two have
   /// in common: integrate_const calls it for the first stage of the step that leaves y.
   void evaluate_and_observe(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
-    audit_.record(rates_and_sample(system_, y, dydt, t));
+    try {
+      audit_.record(rates_and_sample(system_, y, dydt, t));
+    } catch (...) {
+      audit_.record(system_.sample(y, t));  // y was accepted: the audit sees it even if its rates fail
+      throw;
+    }
   }
 
  private:
