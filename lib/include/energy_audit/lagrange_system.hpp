@@ -115,11 +115,15 @@ class LagrangeSystem {
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
-    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t),
-            carries_energy_flow() ? y[2 * n] : 0.0};
+    return sample_of(y, q, v, t);
   }
 
  private:
+  /// The sample of y, whose coordinates q and v the caller has copied out.
+  EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v, double t) const {
+    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
+  }
+
   /// Flattened (everything it calls inlined into one body) so that the compiler sees the hand
   /// accelerations and the energies together and evaluates their common terms once.
   [[gnu::flatten]] EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
@@ -139,7 +143,7 @@ class LagrangeSystem {
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = accelerations_at(q, v, t);
     if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
-    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
+    return sample_of(y, q, v, t);
   }
 
   M model_;
