@@ -3,11 +3,11 @@
 /// The fixed-step driver: steps t_k = t0 + k h, the last one shortened to end at t1; the
 /// observer sees the initial state and every accepted step.
 
-#include <cmath>
 #include <cstddef>
 #include <string>
 #include <type_traits>
 
+#include "energy_audit/all_finite.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/types.hpp"
@@ -29,15 +29,6 @@ inline constexpr double max_fixed_step_count = 9007199254740992.0;
 /// within rounding of an integer counts as that integer, so no sliver step appears. Throws
 /// InvalidArgument for a bad interval or step, or more than max_fixed_step_count steps.
 std::size_t fixed_step_count(double t0, double t1, double h);
-
-/// True when every entry is finite. Runs once per step, so it has no branch per entry: x * 0 is
-/// ±0 for finite x and NaN for ±inf and NaN, so the sum is 0 exactly when all entries are finite.
-inline bool all_finite(const Vector& y) {
-  const double* data = y.data();
-  double zero_if_finite = 0.0;
-  for (Index i = 0; i < y.size(); ++i) zero_if_finite += data[i] * 0.0;
-  return zero_if_finite == 0.0;
-}
 
 /// The first stage F(t, y) of a step, evaluated by an observer that watches y meanwhile
 /// (AuditObserver::evaluate_and_observe).

@@ -79,10 +79,4 @@ IntegrationResult integrate_const(FixedStepper& stepper, const System& system, V
   });
 }
 
-template <class System>
-IntegrationResult integrate_const(FixedStepper& stepper, const System& system, Vector& y, double t0,
-                                  double t1, double h) {
-  return integrate_const(stepper, system, y, t0, t1, h, NoObserver{});
-}
-
 }  // namespace energy_audit

@@ -3,11 +3,11 @@
 /// What SUNDIALS' C callbacks of an adapter reach through user_data: the guard that keeps
 /// exceptions on this side of the C frames, and SUNDIALS' last error message.
 
-#include <cmath>
 #include <string>
 
 #include <nvector/nvector_serial.h>
 
+#include <energy_audit/all_finite.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_guard.hpp"
@@ -36,13 +36,5 @@ Problem& problem_of(void* user_data) {
 
 /// An Eigen view of a serial N_Vector (the adapters make only serial vectors).
 inline Eigen::Map<Vector> view(N_Vector v) { return {NV_DATA_S(v), static_cast<Index>(NV_LENGTH_S(v))}; }
-
-/// A plain loop: cheaper than Eigen's allFinite() on the handful of entries of a state.
-inline bool all_finite(const Eigen::Map<Vector>& v) {
-  for (Index i = 0; i < v.size(); ++i) {
-    if (!std::isfinite(v[i])) return false;
-  }
-  return true;
-}
 
 }  // namespace energy_audit::sun::detail
