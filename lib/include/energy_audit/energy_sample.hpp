@@ -20,11 +20,11 @@ struct ConstraintDrift {
 /// observer runs; the audit copies what it keeps.
 struct EnergySample {
   double t;
-  ConstVectorRef q;
-  ConstVectorRef v;
+  ConstVectorView q;
+  ConstVectorView v;
   EnergyTerms energy;
   double Z;                                       ///< energy-flow integral, Z(t0) = 0 [J]
-  Vector multipliers{};                           ///< λ as the model reports them (multiplier models)
+  std::optional<Vector> multipliers{};            ///< λ as the model reports them (multiplier models)
   std::optional<ConstraintDrift> constraint_drift{};  ///< multiplier models
 
   double C() const { return energy.H() + Z; }  ///< control function, constant on exact solutions

@@ -3,9 +3,9 @@
 /// The rows an audit keeps: t, q, v, T, T2, T1, T0, V, E, H, Z, C for each stored step, then
 /// for multiplier models the multipliers and ‖Φ‖, ‖ψ‖.
 
-#include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -34,20 +34,21 @@ class History {
   /// Names of the two drift columns.
   static constexpr const char* drift_columns[] = {"Phi_norm", "psi_norm"};
 
-  // Both run at every accepted step: inline, so that the audit's record() compiles them into itself.
+  // make_row and append_row run at every stored step: inline, so that the audit's record()
+  // compiles them into itself.
 
   /// Writes the row of `sample` into `row` (layout.row_size() entries).
-  static void make_row(const EnergySample& sample, std::span<double> row) {
+  [[gnu::always_inline]] static void make_row(const EnergySample& sample, std::span<double> row) {
     assert(row.size() == HistoryLayout::of(sample).row_size());
-    // Pointer loops: copying through Eigen's STL iterators cost more than the rest of the row.
-    const auto copy = [](const auto& from, double* to) {
-      for (Index i = 0; i < from.size(); ++i) to[i] = from.data()[i];
-      return to + from.size();
-    };
     double* out = row.data();
     *out++ = sample.t;
-    out = copy(sample.q, out);
-    out = copy(sample.v, out);
+    // Plain loops: copying through Eigen's STL iterators cost more than the rest of the row.
+    const Index n = sample.q.size();
+    for (Index i = 0; i < n; ++i) {
+      out[i] = sample.q.data()[i];
+      out[n + i] = sample.v.data()[i];
+    }
+    out += 2 * n;
     const EnergyTerms& e = sample.energy;  // in the order of energy_columns
     *out++ = e.T;
     *out++ = e.T2;
@@ -58,7 +59,9 @@ class History {
     *out++ = e.H();
     *out++ = sample.Z;
     *out++ = sample.C();
-    out = copy(sample.multipliers, out);
+    if (sample.multipliers) {
+      for (Index i = 0; i < sample.multipliers->size(); ++i) *out++ = (*sample.multipliers)[i];
+    }
     if (sample.constraint_drift) {
       *out++ = sample.constraint_drift->position;
       *out++ = sample.constraint_drift->velocity;
@@ -67,26 +70,18 @@ class History {
 
   /// Room for one more row, to be filled by make_row; the first one fixes the layout.
   std::span<double> append_row(const HistoryLayout& layout) {
-    if (rows_ == 0) {
-      layout_ = layout;
-      rows_per_block_ = std::max<std::size_t>(1, block_values / layout_.row_size());
-    }
+    if (rows_in_last_block_ == rows_per_block_) add_block(layout);
     const std::size_t row_size = layout_.row_size();
-    if (blocks_.empty() || blocks_.back().size() + row_size > rows_per_block_ * row_size) {
-      blocks_.emplace_back();
-      blocks_.back().reserve(rows_per_block_ * row_size);  // rows handed out never move
-    }
-    std::vector<double>& block = blocks_.back();
-    const std::size_t start = block.size();
-    block.resize(start + row_size);
+    double* row = blocks_.back().get() + rows_in_last_block_ * row_size;
+    ++rows_in_last_block_;
     ++rows_;
-    return {block.data() + start, row_size};
+    return {row, row_size};
   }
 
   const HistoryLayout& layout() const { return layout_; }
   std::size_t rows() const { return rows_; }
   std::span<const double> row(std::size_t i) const {
-    return {blocks_[i / rows_per_block_].data() + (i % rows_per_block_) * layout_.row_size(), layout_.row_size()};
+    return {blocks_[i / rows_per_block_].get() + (i % rows_per_block_) * layout_.row_size(), layout_.row_size()};
   }
 
  private:
@@ -95,10 +90,18 @@ class History {
   // mapped, faulted in and unmapped again.
   static constexpr std::size_t block_values = 4096;
 
+  /// A new block, sized once: appending a row then writes into memory already there.
+  void add_block(const HistoryLayout& layout);
+
   HistoryLayout layout_;
   std::size_t rows_ = 0;
-  std::size_t rows_per_block_ = 1;
-  std::vector<std::vector<double>> blocks_;
+  std::size_t rows_per_block_ = 0;
+  std::size_t rows_in_last_block_ = 0;
+  std::vector<std::unique_ptr<double[]>> blocks_;  // uninitialized: every row is written once
 };
+
+inline std::size_t HistoryLayout::multiplier_offset() const {
+  return energy_offset() + History::energy_column_count;
+}
 
 }  // namespace energy_audit

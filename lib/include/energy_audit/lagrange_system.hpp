@@ -73,8 +73,12 @@ class LagrangeSystem {
 
   /// dy/dt = [v, a(q, v, t), Ż(q, v, t)].
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
-    motion_rates(y, dydt, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_flow_rate(y, t);
+    if constexpr (HasHandAccelerations<M>) {
+      if (source_ == AccelerationSource::Hand) return hand_rates(y, dydt, t);
+    }
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    rates_at(q, v, t, dydt, derived_accelerations_of());
   }
 
   /// d[q, v]/dt = [v, a(q, v, t)] alone, for integrators that carry Z apart (as a quadrature).
@@ -107,9 +111,7 @@ class LagrangeSystem {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return hand_rates_and_sample(y, dydt, t);
     }
-    return rates_and_sample_with(y, dydt, t, [this](const Coordinates& q, const Coordinates& v, double s) {
-      return derived_accelerations(model_, q, v, s);
-    });
+    return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
   }
 
   EnergySample sample(const ConstVectorRef& y, double t) const {
@@ -121,29 +123,46 @@ class LagrangeSystem {
  private:
   /// The sample of y, whose coordinates q and v the caller has copied out.
   EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v, double t) const {
-    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
+    return {t, ConstVectorView(y.data(), n), ConstVectorView(y.data() + n, n), energy_terms(model_, q, v, t),
+            carries_energy_flow() ? y[2 * n] : 0.0};
   }
 
-  /// Flattened (everything it calls inlined into one body) so that the compiler sees the hand
-  /// accelerations and the energies together and evaluates their common terms once.
+  auto hand_accelerations_of() const {
+    return [this](const Coordinates& q, const Coordinates& v, double t) { return model_.accelerations(q, v, t); };
+  }
+  auto derived_accelerations_of() const {
+    return [this](const Coordinates& q, const Coordinates& v, double t) { return derived_accelerations(model_, q, v, t); };
+  }
+
+  // Flattened (everything they call inlined into one body) so that the compiler sees the hand
+  // accelerations, Ż and the energies together and evaluates their common terms once.
+  [[gnu::flatten]] void hand_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    rates_at(q, v, t, dydt, hand_accelerations_of());
+  }
   [[gnu::flatten]] EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
                                                       double t) const {
-    return rates_and_sample_with(y, dydt, t, [this](const Coordinates& q, const Coordinates& v, double s) {
-      return model_.accelerations(q, v, s);
-    });
+    return rates_and_sample_with(y, dydt, t, hand_accelerations_of());
   }
 
   template <class Accelerations>
   EnergySample rates_and_sample_with(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t,
                                      const Accelerations& accelerations_at) const {
-    // Local copies: otherwise writing dydt might change q and v for all the compiler knows,
-    // and it would evaluate the common terms twice.
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
+    rates_at(q, v, t, dydt, accelerations_at);
+    return sample_of(y, q, v, t);
+  }
+
+  /// dy/dt from q and v copied out of y: otherwise writing dydt might change them for all the
+  /// compiler knows, and it would evaluate the common terms twice.
+  template <class Accelerations>
+  void rates_at(const Coordinates& q, const Coordinates& v, double t, Eigen::Ref<Vector> dydt,
+                const Accelerations& accelerations_at) const {
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = accelerations_at(q, v, t);
     if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
-    return sample_of(y, q, v, t);
   }
 
   M model_;

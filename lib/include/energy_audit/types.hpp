@@ -17,4 +17,8 @@ using VectorN = Eigen::Matrix<S, n, 1>;
 /// Read-only view of a vector or of a segment of one (`y.head(n)`), without a copy.
 using ConstVectorRef = Eigen::Ref<const Vector>;
 
+/// Read-only view of contiguous doubles: a pointer and a size. Unlike ConstVectorRef it owns no
+/// fallback copy, so making and dropping one per step costs nothing.
+using ConstVectorView = Eigen::Map<const Vector>;
+
 }  // namespace energy_audit
