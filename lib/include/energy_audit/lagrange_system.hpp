@@ -122,16 +122,22 @@ class LagrangeSystem {
 
  private:
   /// The sample of y, whose coordinates q and v the caller has copied out.
-  EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v, double t) const {
+  EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v,
+                         double t) const {
     return {t, ConstVectorView(y.data(), n), ConstVectorView(y.data() + n, n), energy_terms(model_, q, v, t),
             carries_energy_flow() ? y[2 * n] : 0.0};
   }
 
+  /// a(q, v, t) from the model's own accelerations, or derived from T, V and f.
   auto hand_accelerations_of() const {
-    return [this](const Coordinates& q, const Coordinates& v, double t) { return model_.accelerations(q, v, t); };
+    return [this](const Coordinates& q, const Coordinates& v, double t) {
+      return model_.accelerations(q, v, t);
+    };
   }
   auto derived_accelerations_of() const {
-    return [this](const Coordinates& q, const Coordinates& v, double t) { return derived_accelerations(model_, q, v, t); };
+    return [this](const Coordinates& q, const Coordinates& v, double t) {
+      return derived_accelerations(model_, q, v, t);
+    };
   }
 
   // Flattened (everything they call inlined into one body) so that the compiler sees the hand
