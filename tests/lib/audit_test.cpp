@@ -87,6 +87,34 @@ BOOST_AUTO_TEST_CASE(history_rows_hold_state_and_energies_in_column_order) {
   BOOST_TEST(std::vector<double>(row.begin(), row.end()) == expected, boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(history_keeps_every_row_across_storage_blocks) {
+  // 2000 rows of 12 values span several of the history's storage blocks (4096 values each).
+  ea::Audit audit;
+  for (int k = 0; k < 2000; ++k) record(audit, k, 1.0 + k, 2.0, 0.0);
+  BOOST_TEST_REQUIRE(audit.history().rows() == 2000u);
+  bool rows_intact = true;
+  for (std::size_t k = 0; k < 2000; ++k) {
+    const auto row = audit.history().row(k);
+    rows_intact = rows_intact && row.size() == 12 && row[0] == double(k) && row[1] == double(k) &&
+                  row[3] == 1.0 + double(k) && row[11] == 3.0 + double(k);  // t, q, T, C
+  }
+  BOOST_TEST(rows_intact);
+}
+
+BOOST_AUTO_TEST_CASE(copied_audit_keeps_its_rows_apart_from_the_original) {
+  ea::Audit original;
+  for (int k = 0; k < 500; ++k) record(original, k, 1.0, 2.0, 0.0);
+  ea::Audit copy = original;
+  record(original, 500.0, 1.0, 2.0, 0.0);
+  BOOST_TEST(copy.history().rows() == 500u);
+  BOOST_TEST(original.history().rows() == 501u);
+  BOOST_TEST(copy.history().row(499)[0] == 499.0);
+  BOOST_TEST(copy.history().row(300)[0] == 300.0);
+  record(copy, 700.0, 1.0, 2.0, 0.0);  // the copy appends into its own storage
+  BOOST_TEST(copy.history().row(500)[0] == 700.0);
+  BOOST_TEST(original.history().row(500)[0] == 500.0);
+}
+
 BOOST_AUTO_TEST_CASE(non_finite_control_fails_the_audit) {
   ea::Audit audit;
   record(audit, 0.0, 1.0, 1.0, 0.0);

@@ -28,6 +28,12 @@ struct HistoryLayout {
 
 class History {
  public:
+  History() = default;
+  History(const History& other);  ///< copies the rows stored so far
+  History& operator=(const History& other);
+  History(History&&) noexcept = default;
+  History& operator=(History&&) noexcept = default;
+
   /// Quantities after t, q and v in each row, in this order.
   static constexpr const char* energy_columns[] = {"T", "T2", "T1", "T0", "V", "E", "H", "Z", "C"};
   static constexpr std::size_t energy_column_count = std::size(energy_columns);
