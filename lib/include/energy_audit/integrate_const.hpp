@@ -50,13 +50,9 @@ concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Ve
 /// in order. Stops after the first step that leaves y non-finite; that state is not observed
 /// and y keeps it. A stepper's do_step may return whether the new state is finite (bool);
 /// otherwise the driver checks y itself.
-///
-/// Flattened: the stages, the model's right-hand side and the observer all compile into this
-/// loop, whatever else the translation unit holds, and terms that depend only on the model's
-/// parameters are computed once per run instead of once per evaluation.
 template <class Stepper, class System, class Observer>
-[[gnu::flatten]] IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y,
-                                                   double t0, double t1, double h, Observer&& observer) {
+IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
+                                  double t1, double h, Observer&& observer) {
   if (y.size() != system.size()) {
     throw InvalidArgument("state has " + std::to_string(y.size()) + " entries, the system " +
                           std::to_string(system.size()));

@@ -25,13 +25,11 @@ struct SaddlePointSolution {
 };
 
 /// Throws Error naming t when M is not positive definite or G has rank < m. n and m may be
-/// Eigen::Dynamic. Never inlined: two factorizations outweigh a call, and inlined into the
-/// flattened integrate_const, GCC 12 reports false overreads inside Eigen's QR.
+/// Eigen::Dynamic.
 template <int n, int m>
-[[gnu::noinline]] SaddlePointSolution<n, m> solve_saddle_point(const Eigen::Matrix<double, n, n>& M,
-                                                               const Eigen::Matrix<double, m, n>& G,
-                                                               const VectorN<double, n>& r,
-                                                               const VectorN<double, m>& c, double t) {
+SaddlePointSolution<n, m> solve_saddle_point(const Eigen::Matrix<double, n, n>& M,
+                                             const Eigen::Matrix<double, m, n>& G, const VectorN<double, n>& r,
+                                             const VectorN<double, m>& c, double t) {
   const Eigen::LLT<Eigen::Matrix<double, n, n>> cholesky(M);
   if (cholesky.info() != Eigen::Success) {
     throw Error("mass matrix d2T/dv2 is not positive definite at t = " + to_text(t));
