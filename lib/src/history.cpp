@@ -12,7 +12,6 @@ HistoryLayout HistoryLayout::of(const EnergySample& sample) {
 
 History::History(const History& other)
     : layout_(other.layout_),
-      rows_(other.rows_),
       rows_per_block_(other.rows_per_block_),
       rows_in_last_block_(other.rows_in_last_block_) {
   const std::size_t row_size = layout_.row_size();
@@ -30,7 +29,7 @@ History& History::operator=(const History& other) {
 }
 
 void History::add_block(const HistoryLayout& layout) {
-  if (rows_ == 0) {
+  if (blocks_.empty()) {
     layout_ = layout;
     rows_per_block_ = std::max<std::size_t>(1, block_values / layout_.row_size());
   }

@@ -80,12 +80,13 @@ class History {
     const std::size_t row_size = layout_.row_size();
     double* row = blocks_.back().get() + rows_in_last_block_ * row_size;
     ++rows_in_last_block_;
-    ++rows_;
     return {row, row_size};
   }
 
   const HistoryLayout& layout() const { return layout_; }
-  std::size_t rows() const { return rows_; }
+  std::size_t rows() const {
+    return blocks_.empty() ? 0 : (blocks_.size() - 1) * rows_per_block_ + rows_in_last_block_;
+  }
   std::span<const double> row(std::size_t i) const {
     return {blocks_[i / rows_per_block_].get() + (i % rows_per_block_) * layout_.row_size(), layout_.row_size()};
   }
@@ -100,7 +101,6 @@ class History {
   void add_block(const HistoryLayout& layout);
 
   HistoryLayout layout_;
-  std::size_t rows_ = 0;
   std::size_t rows_per_block_ = 0;
   std::size_t rows_in_last_block_ = 0;
   std::vector<std::unique_ptr<double[]>> blocks_;  // uninitialized: every row is written once
