@@ -20,7 +20,7 @@ void record(ea::Audit& audit, double t, double kinetic, double potential, double
   ea::EnergyTerms e;
   e.T = e.T2 = kinetic;
   e.V = potential;
-  audit.record({t, {q.data(), q.size()}, {v.data(), v.size()}, e, z});
+  audit.record({t, q, v, e, z});
 }
 
 }  // namespace

@@ -112,8 +112,10 @@ class AuditObserver {
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
   void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
   /// Evaluates the system's rates at (y, t) into dydt and records y, sharing what the two have
-  /// in common: integrate_const calls it for the first stage of the step that leaves y.
-  void evaluate_and_observe(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+  /// in common: integrate_const calls it for the first stage of the step that leaves y. It takes
+  /// the stepper's own vectors: an Eigen::Ref<Vector> passed by value here went through memory
+  /// and stalled every step on reloading it.
+  void evaluate_and_observe(const Vector& y, Vector& dydt, double t) const {
     try {
       audit_.record(rates_and_sample(system_, y, dydt, t));
     } catch (...) {

@@ -20,8 +20,8 @@ struct ConstraintDrift {
 /// observer runs; the audit copies what it keeps.
 struct EnergySample {
   double t;
-  ConstVectorView q;
-  ConstVectorView v;
+  ConstVectorRef q;
+  ConstVectorRef v;
   EnergyTerms energy;
   double Z;                                       ///< energy-flow integral, Z(t0) = 0 [J]
   std::optional<Vector> multipliers{};            ///< λ as the model reports them (multiplier models)

@@ -124,7 +124,7 @@ class LagrangeSystem {
   /// The sample of y, whose coordinates q and v the caller has copied out.
   EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v,
                          double t) const {
-    return {t, ConstVectorView(y.data(), n), ConstVectorView(y.data() + n, n), energy_terms(model_, q, v, t),
+    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t),
             carries_energy_flow() ? y[2 * n] : 0.0};
   }
 

@@ -135,7 +135,7 @@ class MultiplierSystem {
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
     const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
-    EnergySample s{t, ConstVectorView(y.data(), n), ConstVectorView(y.data() + n, n),
+    EnergySample s{t, y.head(n), y.segment(n, n),
                    energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
     s.multipliers = reported_multiplier_sign<M>() * rates(q, v, t).lambda;
     s.constraint_drift = ConstraintDrift{HolonomicConstraints<M> ? c.Phi.norm() : std::nan(""), c.psi.norm()};

@@ -14,11 +14,20 @@ using Index = Eigen::Index;
 template <class S, int n>
 using VectorN = Eigen::Matrix<S, n, 1>;
 
-/// Read-only view of a vector or of a segment of one (`y.head(n)`), without a copy.
-using ConstVectorRef = Eigen::Ref<const Vector>;
+/// Read-only view of contiguous doubles: a whole vector, a segment of one (`y.head(n)`) or a Map
+/// of solver memory, converted implicitly; nothing is copied or owned. Unlike
+/// Eigen::Ref<const Vector>, which carries a fallback copy it must free, making and dropping
+/// one per right-hand-side call costs nothing. An expression not stored contiguously does not
+/// convert: evaluate it into a Vector first.
+class ConstVectorRef : public Eigen::Map<const Vector> {
+ public:
+  ConstVectorRef(const double* data, Index size) : Eigen::Map<const Vector>(data, size) {}
 
-/// Read-only view of contiguous doubles: a pointer and a size. Unlike ConstVectorRef it owns no
-/// fallback copy, so making and dropping one per step costs nothing.
-using ConstVectorView = Eigen::Map<const Vector>;
+  template <class Derived>
+    requires(bool(Derived::IsVectorAtCompileTime) && Derived::InnerStrideAtCompileTime == 1 &&
+             (Eigen::internal::traits<Derived>::Flags & Eigen::DirectAccessBit) != 0)
+  ConstVectorRef(const Eigen::DenseBase<Derived>& v)  // NOLINT(google-explicit-constructor): a view, like Eigen::Ref
+      : Eigen::Map<const Vector>(v.derived().data(), v.size()) {}
+};
 
 }  // namespace energy_audit
