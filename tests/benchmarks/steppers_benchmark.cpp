@@ -12,7 +12,10 @@
 /// Diagnostics (no target): BM_Rk4Crane_AuditOn_StoreNone is AuditOn keeping no history rows,
 /// so AuditOn - StoreNone is the cost of the stored history and StoreNone - BM_Rk4_Library that
 /// of sampling and recording the energies; BM_Rk4_Library - BM_Rk4Crane_AuditOff is the cost of
-/// carrying Z. BM_Rk4Crane_Hand is the same computation as BM_Rk4_Library (a noise gauge).
+/// carrying Z. BM_Rk4Crane_DriftOnly / BM_Rk4Crane_AuditOff is the floor of the audit overhead:
+/// Z carried, T and V taken from the shared first stage, and sup |C - C0| kept, nothing else
+/// (no Audit, no energy scale, no rows). BM_Rk4Crane_Hand is the same computation as
+/// BM_Rk4_Library (a noise gauge).
 /// Every benchmark also reports the minimum over repetitions (--benchmark_repetitions=N).
 ///
 /// Library, hand loop and odeint use the same right-hand side (LagrangeSystem<Crane>, hand
@@ -172,6 +175,42 @@ void BM_Rk4Crane_AuditOn_StoreNone(benchmark::State& state) {
 }
 BENCHMARK(BM_Rk4Crane_AuditOn_StoreNone)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
+/// The least any audit must do at every step: δ_C's numerator, sup |C − C(t0)|, from the sample
+/// of the first stage. An observer for integrate_const, like AuditObserver but keeping one number.
+struct DriftOnly {
+  const System& system;
+  double C0 = 0, max_abs_drift = 0;
+  bool started = false;
+
+  void operator()(const ea::ConstVectorRef& y, double t) { keep(system.sample(y, t).C()); }
+  void evaluate_and_observe(const Vector& y, Vector& dydt, double t) {
+    keep(system.rates_and_sample(y, dydt, t).C());
+  }
+  void keep(double C) {
+    if (!started) C0 = C;
+    started = true;
+    max_abs_drift = std::max(max_abs_drift, std::abs(C - C0));
+  }
+};
+
+void BM_Rk4Crane_DriftOnly(benchmark::State& state) {
+  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+  const Vector y0 = initial_state(system);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    DriftOnly drift{system};
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h, drift);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(drift.max_abs_drift);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+BENCHMARK(BM_Rk4Crane_DriftOnly)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
 // ---------------------------------------------------------------------------------------------
 // (b) Library rk4 vs hand loop vs odeint, on the same right-hand side.
 
@@ -301,6 +340,12 @@ bool check_same_computations() {
   ea::integrate_const(stepper_on, system, y_on, t0, t1, h, ea::watch(system, audit));
   ok &= check("q, v: audit on vs audit off", relative_difference(y_off, y_on.head(y_off.size())), 1e-12);
   ok &= require("audit stored every step", audit.history().rows() == step_count() + 1);
+  Vector y_drift = y0;
+  ea::FixedStepper stepper_drift(ea::FixedStepMethod::Rk4);
+  DriftOnly drift{system};
+  ea::integrate_const(stepper_drift, system, y_drift, t0, t1, h, drift);
+  ok &= check("sup |C - C0|: drift-only observer vs audit",
+              std::abs(drift.max_abs_drift - audit.max_abs_drift()) / audit.max_abs_drift(), 1e-12);
 
   // (c): derived accelerations agree with the hand-derived ones.
   const Crane model{};
