@@ -25,8 +25,8 @@ class ConstVectorRef : public Eigen::Map<const Vector> {
 
   template <class Derived>
     requires(bool(Derived::IsVectorAtCompileTime) && Derived::InnerStrideAtCompileTime == 1 &&
-             (Eigen::internal::traits<Derived>::Flags & Eigen::DirectAccessBit) != 0)
-  ConstVectorRef(const Eigen::DenseBase<Derived>& v)  // NOLINT(google-explicit-constructor): a view, like Eigen::Ref
+             (Derived::Flags & Eigen::DirectAccessBit) != 0)
+  ConstVectorRef(const Eigen::DenseBase<Derived>& v)  // implicit, like Eigen::Ref
       : Eigen::Map<const Vector>(v.derived().data(), v.size()) {}
 };
 
