@@ -8,11 +8,49 @@
 
 namespace energy_audit {
 
-Audit::Audit(AuditOptions options) : options_(std::move(options)) {
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Diverged: return "diverged";
+    case Verdict::Error: return "error";
+    case Verdict::Interrupted: return "interrupted";
+    case Verdict::Incomplete: break;
+  }
+  return "incomplete";
+}
+
+Audit::Audit(AuditOptions options) : options_(std::move(options)), history_(options_.row_sink) {
   if (!(options_.threshold >= 0) || !std::isfinite(options_.threshold)) {
     throw InvalidArgument("audit threshold must be finite and >= 0");
   }
+  if (!(options_.drift_threshold >= 0) || !std::isfinite(options_.drift_threshold)) {
+    throw InvalidArgument("audit drift threshold must be finite and >= 0");
+  }
   std::sort(options_.output_times.begin(), options_.output_times.end());
+}
+
+void Audit::begin_run(double t0, double t1) {
+  if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) {
+    throw InvalidArgument("audit: the interval [" + to_text(t0) + ", " + to_text(t1) + "] is not finite with t1 > t0");
+  }
+  if (begun_) {  // a continuation must start where the previous run finished
+    if (run_end_ != RunEnd::Finished || t0 != t_end_) {
+      throw InvalidArgument("audit: a run over [" + to_text(t0) + ", " + to_text(t1) +
+                            "] does not continue the finished run over [" + to_text(t_begin_) + ", " +
+                            to_text(t_end_) + "]");
+    }
+  } else {
+    t_begin_ = t0;
+  }
+  begun_ = true;
+  t_end_ = t1;
+  run_end_.reset();
+}
+
+void Audit::end_run(RunEnd end, double t_reached) {
+  run_end_ = end;
+  if (accepted_steps_ == 0) t_reached_ = t_reached;
 }
 
 void Audit::start(const EnergySample& sample) {
@@ -52,8 +90,27 @@ double Audit::relative_drift() const {
   return max_abs_drift_ / energy_scale_;
 }
 
+bool Audit::constraint_drift_within_threshold() const {
+  if (!max_constraint_drift_) return true;
+  const ConstraintDrift& d = *max_constraint_drift_;
+  // ‖Φ‖ is NaN for kinematic constraints, which have no position residual to judge.
+  const bool position_ok = std::isnan(d.position) || d.position <= options_.drift_threshold;
+  return position_ok && d.velocity <= options_.drift_threshold;
+}
+
 Verdict Audit::verdict() const {
-  return relative_drift() <= options_.threshold ? Verdict::Pass : Verdict::Fail;
+  if (!begun_ || !run_end_) return Verdict::Incomplete;
+  switch (*run_end_) {
+    case RunEnd::Diverged: return Verdict::Diverged;
+    case RunEnd::Error: return Verdict::Error;
+    case RunEnd::Interrupted: return Verdict::Interrupted;
+    case RunEnd::Finished: break;
+  }
+  // Finished means the last observed state is at the end of the interval (within rounding).
+  const double tolerance = 1e-12 * std::max({1.0, std::abs(t_begin_), std::abs(t_end_)});
+  if (accepted_steps_ == 0 || !(std::abs(t_reached_ - t_end_) <= tolerance)) return Verdict::Incomplete;
+  const bool within = relative_drift() <= options_.threshold && constraint_drift_within_threshold();
+  return within ? Verdict::Pass : Verdict::Fail;
 }
 
 }  // namespace energy_audit

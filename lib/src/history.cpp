@@ -11,7 +11,9 @@ HistoryLayout HistoryLayout::of(const EnergySample& sample) {
 }
 
 History::History(const History& other)
-    : layout_(other.layout_),
+    : sink_(other.sink_),
+      rows_flushed_(other.rows_flushed_),
+      layout_(other.layout_),
       rows_per_block_(other.rows_per_block_),
       rows_in_last_block_(other.rows_in_last_block_) {
   const std::size_t row_size = layout_.row_size();
@@ -26,6 +28,14 @@ History::History(const History& other)
 History& History::operator=(const History& other) {
   if (this != &other) *this = History(other);
   return *this;
+}
+
+void History::flush() {
+  if (!sink_ || blocks_.empty() || rows_in_last_block_ == 0) return;
+  const std::size_t rows = rows_in_last_block_;
+  rows_in_last_block_ = 0;  // forgotten even if the sink throws: never handed twice
+  rows_flushed_ += rows;
+  sink_(layout_, {blocks_.back().get(), rows * layout_.row_size()});
 }
 
 void History::add_block(const HistoryLayout& layout) {

@@ -321,7 +321,7 @@ bool check_same_computations() {
   Vector y_library = y0, y_hand = y0, y_odeint = y0;
   ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
   const ea::IntegrationResult result = library_rk4(stepper, system, y_library);
-  ok &= require("library completes every step", !result.diverged && result.steps == step_count());
+  ok &= require("library completes every step", !result.diverged() && result.steps == step_count());
   HandRk4Workspace workspace(y0.size());
   hand_rk4(workspace, system, y_hand);
   OdeintRk4 odeint_stepper;

@@ -1,6 +1,9 @@
 // The audit on synthetic samples whose δ_C is known by hand.
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -40,16 +43,90 @@ BOOST_AUTO_TEST_CASE(relative_drift_is_sup_of_drift_over_sup_of_energy_scale) {
 
 BOOST_AUTO_TEST_CASE(verdict_passes_at_the_threshold_and_fails_above) {
   ea::Audit at({.threshold = 0.5});
+  at.begin_run(0.0, 1.0);
   record(at, 0.0, 1.0, 1.0, 0.0);
   record(at, 1.0, 1.0, 1.0, 1.0);  // drift 1, scale 2
+  at.end_run(ea::RunEnd::Finished, 1.0);
   BOOST_TEST(at.relative_drift() == 0.5);
   BOOST_TEST(at.passed());
 
   ea::Audit above({.threshold = 0.4999});
+  above.begin_run(0.0, 1.0);
   record(above, 0.0, 1.0, 1.0, 0.0);
   record(above, 1.0, 1.0, 1.0, 1.0);
+  above.end_run(ea::RunEnd::Finished, 1.0);
   BOOST_TEST(!above.passed());
   BOOST_CHECK(above.verdict() == ea::Verdict::Fail);
+}
+
+// A perfect C over part of the interval: every way of not covering it is its own verdict,
+// never a pass, and δ_C is still the drift over the steps that were seen.
+BOOST_AUTO_TEST_CASE(a_run_that_did_not_cover_its_interval_never_passes) {
+  const auto audited = [](bool begin, std::optional<ea::RunEnd> end, double t_last) {
+    ea::Audit audit;
+    if (begin) audit.begin_run(0.0, 10.0);
+    record(audit, 0.0, 1.0, 1.0, 0.0);
+    record(audit, t_last, 1.5, 0.5, 1e-9);
+    if (end) audit.end_run(*end, t_last);
+    return audit;
+  };
+  BOOST_CHECK(audited(true, ea::RunEnd::Finished, 10.0).verdict() == ea::Verdict::Pass);
+  BOOST_CHECK(audited(true, ea::RunEnd::Diverged, 0.6).verdict() == ea::Verdict::Diverged);
+  BOOST_CHECK(audited(true, ea::RunEnd::Error, 0.6).verdict() == ea::Verdict::Error);
+  BOOST_CHECK(audited(true, ea::RunEnd::Interrupted, 0.6).verdict() == ea::Verdict::Interrupted);
+  BOOST_CHECK(audited(true, std::nullopt, 0.6).verdict() == ea::Verdict::Incomplete);     // never ended
+  BOOST_CHECK(audited(false, ea::RunEnd::Finished, 10.0).verdict() == ea::Verdict::Incomplete);  // no interval
+  BOOST_CHECK(audited(true, ea::RunEnd::Finished, 0.6).verdict() == ea::Verdict::Incomplete);  // "finished" short
+  const ea::Audit diverged = audited(true, ea::RunEnd::Diverged, 0.6);
+  BOOST_TEST(!diverged.passed());
+  BOOST_TEST(diverged.relative_drift() == 1e-9 / 2.0, boost::test_tools::tolerance(1e-6));  // C = 2 + 1e-9
+  BOOST_TEST(diverged.t_reached() == 0.6);
+  BOOST_TEST(std::string(ea::verdict_name(diverged.verdict())) == "diverged");
+}
+
+BOOST_AUTO_TEST_CASE(an_audit_continues_only_from_where_it_finished) {
+  ea::Audit audit;
+  audit.begin_run(0.0, 1.0);
+  record(audit, 0.0, 1.0, 1.0, 0.0);
+  record(audit, 1.0, 1.0, 1.0, 0.0);
+  audit.end_run(ea::RunEnd::Finished, 1.0);
+  BOOST_CHECK_THROW(audit.begin_run(0.5, 2.0), ea::InvalidArgument);  // overlaps
+  audit.begin_run(1.0, 2.0);
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Incomplete);  // the continuation has not ended
+  record(audit, 2.0, 1.0, 1.0, 0.0);
+  audit.end_run(ea::RunEnd::Finished, 2.0);
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Pass);
+  BOOST_TEST(audit.t_begin() == 0.0);
+  BOOST_CHECK_THROW(ea::Audit().begin_run(1.0, 1.0), ea::InvalidArgument);
+}
+
+// A constraint drift sample with ‖Φ‖ = position and ‖ψ‖ = velocity.
+void record_with_drift(ea::Audit& audit, double t, double position, double velocity) {
+  ea::Vector q(1), v(1);
+  q << 0.0;
+  v << 0.0;
+  ea::EnergyTerms e;
+  e.T = e.T2 = 1.0;
+  e.V = 1.0;
+  ea::EnergySample sample{t, q, v, e, 0.0};
+  sample.constraint_drift = ea::ConstraintDrift{position, velocity};
+  audit.record(sample);
+}
+
+BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
+  const auto verdict = [](double position, double velocity) {
+    ea::Audit audit({.drift_threshold = 1e-3});
+    audit.begin_run(0.0, 1.0);
+    record_with_drift(audit, 0.0, 0.0, 0.0);
+    record_with_drift(audit, 1.0, position, velocity);
+    audit.end_run(ea::RunEnd::Finished, 1.0);
+    return audit.verdict();
+  };
+  BOOST_CHECK(verdict(1e-3, 1e-3) == ea::Verdict::Pass);
+  BOOST_CHECK(verdict(1.9e3, 0.0) == ea::Verdict::Fail);  // a wildly inconsistent start, C exact
+  BOOST_CHECK(verdict(0.0, 2e-3) == ea::Verdict::Fail);
+  BOOST_CHECK(verdict(std::nan(""), 1e-4) == ea::Verdict::Pass);  // kinematic constraints: no Φ
+  BOOST_TEST(ea::Audit{}.drift_threshold() == 1e-3);
 }
 
 BOOST_AUTO_TEST_CASE(default_threshold_is_seed_000s) { BOOST_TEST(ea::Audit{}.threshold() == 1e-3); }
@@ -101,6 +178,28 @@ BOOST_AUTO_TEST_CASE(history_keeps_every_row_across_storage_blocks) {
   BOOST_TEST(rows_intact);
 }
 
+BOOST_AUTO_TEST_CASE(a_row_sink_receives_every_row_in_order_and_memory_stays_bounded) {
+  std::vector<double> times;
+  std::size_t calls = 0;
+  ea::Audit audit({.row_sink = [&](const ea::HistoryLayout& layout, std::span<const double> rows) {
+    ++calls;
+    BOOST_TEST_REQUIRE(rows.size() % layout.row_size() == 0u);
+    for (std::size_t r = 0; r < rows.size(); r += layout.row_size()) times.push_back(rows[r]);
+  }});
+  for (int k = 0; k < 5000; ++k) {
+    record(audit, k, 1.0, 2.0, 0.0);
+    BOOST_TEST_REQUIRE(audit.history().rows() <= 4096u / 12u);  // one block held, never more
+  }
+  audit.flush_history();
+  audit.flush_history();  // nothing held: nothing handed twice
+  BOOST_TEST_REQUIRE(times.size() == 5000u);
+  bool in_order = true;
+  for (std::size_t k = 0; k < times.size(); ++k) in_order = in_order && times[k] == double(k);
+  BOOST_TEST(in_order);
+  BOOST_TEST(calls == (5000u + 340u) / 341u);  // full blocks of 341 rows, then the rest
+  BOOST_TEST(audit.history().rows_appended() == 5000u);
+}
+
 BOOST_AUTO_TEST_CASE(copied_audit_keeps_its_rows_apart_from_the_original) {
   ea::Audit original;
   for (int k = 0; k < 500; ++k) record(original, k, 1.0, 2.0, 0.0);
@@ -126,8 +225,10 @@ BOOST_AUTO_TEST_CASE(non_finite_control_fails_the_audit) {
 
 BOOST_AUTO_TEST_CASE(zero_drift_over_zero_scale_is_zero) {
   ea::Audit audit;
+  audit.begin_run(0.0, 0.1);
   record(audit, 0.0, 0.0, 0.0, 0.0);
   record(audit, 0.1, 0.0, 0.0, 0.0);
+  audit.end_run(ea::RunEnd::Finished, 0.1);
   BOOST_TEST(audit.relative_drift() == 0.0);
   BOOST_TEST(audit.passed());
 }

@@ -10,6 +10,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/stop_request.hpp>
 
 #include "moving_support_pendulum.hpp"
 #include "oscillator.hpp"
@@ -64,7 +65,7 @@ BOOST_AUTO_TEST_CASE(non_finite_state_stops_the_run_and_is_not_observed) {
                                             BOOST_TEST(std::isfinite(state[0]));
                                             last_observed = t;
                                           });
-  BOOST_TEST(result.diverged);
+  BOOST_TEST(result.diverged());
   BOOST_TEST(result.t_diverged > 1.0);
   BOOST_TEST(result.t_diverged < 3.0);
   BOOST_TEST(result.t_reached == last_observed);
@@ -154,12 +155,83 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_stops_at_the_last_finite_s
     ea::FixedStepper stepper(method);
     ea::Audit audit;
     const auto result = ea::integrate_const(stepper, system, y, 0.0, 3.0, 0.1, ea::watch(system, audit));
-    BOOST_TEST_REQUIRE(result.diverged);
+    BOOST_TEST_REQUIRE(result.diverged());
     BOOST_TEST(audit.accepted_steps() == result.steps + 1);
     BOOST_TEST(audit.last_row()[0] == result.t_reached);
     for (std::size_t r = 0; r < audit.history().rows(); ++r) {
       const auto row = audit.history().row(r);  // t, q, v (T = v^2 / 2 may overflow first)
       BOOST_TEST((std::isfinite(row[0]) && std::isfinite(row[1]) && std::isfinite(row[2])));
+    }
+  }
+}
+
+namespace {
+
+// An oscillator whose V turns NaN after t = 0.6, and with it the derived accelerations: the
+// states up to there are fine and C is exact on them.
+struct NanAfter {
+  static constexpr int dofs = 1;
+  template <class S>
+  using Coordinates = ea::VectorN<S, dofs>;
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const { return 0.5 * v[0] * v[0]; }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S& t) const {
+    using std::sqrt;
+    return 0.5 * q[0] * q[0] + 0.0 * sqrt(0.6 - t);
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const { return Coordinates<S>(S(0.0)); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_run_that_stops_before_its_end_never_passes) {
+  const ea::LagrangeSystem<NanAfter> system{NanAfter{}};
+  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
+    BOOST_TEST_CONTEXT(method.name) {
+      ea::Vector y = system.initial_state(NanAfter::Coordinates<double>(1.0), NanAfter::Coordinates<double>(0.0));
+      ea::FixedStepper stepper(method.method);
+      ea::Audit audit;
+      const auto result = ea::integrate_const(stepper, system, y, 0.0, 10.0, 1e-3, ea::watch(system, audit));
+      BOOST_TEST(result.diverged());
+      BOOST_TEST(result.t_reached < 0.61);
+      BOOST_CHECK(audit.verdict() == ea::Verdict::Diverged);
+      BOOST_TEST(!audit.passed());
+      BOOST_TEST(audit.relative_drift() < 1e-3);  // δ_C over the computed steps, not a placeholder
+      BOOST_TEST(audit.t_reached() == result.t_reached);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_run_at_the_next_step_with_the_history_kept) {
+  const ea::LagrangeSystem<Oscillator> system{Oscillator{}};
+  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
+    BOOST_TEST_CONTEXT(method.name) {
+      ea::Vector y = system.initial_state(Oscillator::Coordinates<double>(1.0), Oscillator::Coordinates<double>(0.0));
+      ea::FixedStepper stepper(method.method);
+      ea::Audit audit;
+      ea::StopRequest stop;
+      const auto watched = ea::watch(system, audit);
+      // The request comes while the state at t = 0.5 is observed, as a signal might.
+      struct Requesting {
+        const ea::AuditObserver<ea::LagrangeSystem<Oscillator>>& audit;
+        ea::StopRequest& stop;
+        void begin_run(double t0, double t1) const { audit.begin_run(t0, t1); }
+        void end_run(ea::RunEnd end, double t) const { audit.end_run(end, t); }
+        void operator()(const ea::ConstVectorRef& state, double t) const {
+          audit(state, t);
+          if (t >= 0.5 - 1e-12) stop.request();
+        }
+      };
+      const auto result =
+          ea::integrate_const(stepper, system, y, 0.0, 10.0, 0.01, Requesting{watched, stop}, &stop);
+      BOOST_CHECK(result.end == ea::RunEnd::Interrupted);
+      BOOST_TEST(result.t_reached == 0.5, boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(result.steps == 50u);
+      BOOST_CHECK(audit.verdict() == ea::Verdict::Interrupted);
+      BOOST_TEST(audit.accepted_steps() == 51u);
+      BOOST_TEST(audit.history().rows() == 51u);
     }
   }
 }
@@ -171,5 +243,6 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_keeps_a_state_whose_rates_
   ea::Audit audit;
   BOOST_CHECK_THROW(ea::integrate_const(euler, system, y, 0.0, 1.0, 0.01, ea::watch(system, audit)), ea::Error);
   BOOST_TEST(audit.accepted_steps() == 51u);  // t = 0, 0.01, ..., 0.5: the state at 0.5 was accepted
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Error);
   BOOST_TEST(audit.last_row()[0] == 0.5, boost::test_tools::tolerance(1e-12));
 }

@@ -36,7 +36,7 @@ Run<Model> run(ea::FixedStepMethod method, double h,
   ea::FixedStepper stepper(method);
   const auto outcome = ea::integrate_const(stepper, system, result.final_state, Model::interval.t0,
                                            Model::interval.t_end, h, ea::watch(system, result.audit));
-  BOOST_REQUIRE(!outcome.diverged);
+  BOOST_REQUIRE(!outcome.diverged());
   return result;
 }
 

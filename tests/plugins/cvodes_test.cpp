@@ -11,6 +11,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 
 #include "crane.hpp"
@@ -152,6 +153,7 @@ BOOST_AUTO_TEST_CASE(throwing_rhs_is_rethrown_after_cvodes_returns_with_history_
   BOOST_TEST(audit.accepted_steps() > 1u);
   BOOST_TEST(audit.last_row()[0] <= 0.5);
   BOOST_TEST(audit.last_row()[0] > 0.3);
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Error);
 }
 
 BOOST_AUTO_TEST_CASE(nan_rhs_ends_in_a_solver_error_naming_flag_and_time) {
@@ -188,6 +190,40 @@ BOOST_AUTO_TEST_CASE(too_tight_max_steps_names_cv_too_much_work_and_keeps_histor
     BOOST_TEST(e.counters().steps == 25);
   }
   BOOST_TEST(audit.accepted_steps() == 26u);  // t0 and 25 steps
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Error);
+  BOOST_TEST(!audit.passed());
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_run_at_the_next_step_with_the_history_kept) {
+  const CraneSystem system{Crane{}};
+  for (const sun::ZMode mode : {sun::ZMode::State, sun::ZMode::Quadrature}) {
+    ea::Vector y = crane_start(system);
+    ea::Audit audit;
+    ea::StopRequest stop;
+    const auto watched = ea::watch(system, audit);
+    sun::CvodesOptions o;
+    o.z_mode = mode;
+    // The request comes while the state after t = 1 is observed, as a signal might.
+    const auto requesting = [&](const ea::ConstVectorRef& state, double t) {
+      watched(state, t);
+      if (t >= 1.0) stop.request();
+    };
+    struct Forwarding {
+      decltype(requesting)& observe;
+      const decltype(watched)& audit;
+      void begin_run(double t0, double t1) const { audit.begin_run(t0, t1); }
+      void end_run(ea::RunEnd end, double t) const { audit.end_run(end, t); }
+      void operator()(const ea::ConstVectorRef& state, double t) const { observe(state, t); }
+    };
+    const sun::CvodesResult result = sun::integrate_cvodes(system, y, 0.0, 5.0, Forwarding{requesting, watched}, o, &stop);
+    BOOST_CHECK(result.end == ea::RunEnd::Interrupted);
+    BOOST_TEST(result.t_reached >= 1.0);
+    BOOST_TEST(result.t_reached < 1.1);
+    BOOST_TEST(audit.t_reached() == result.t_reached);
+    BOOST_TEST(audit.last_row()[0] == result.t_reached);
+    BOOST_CHECK(audit.verdict() == ea::Verdict::Interrupted);
+    BOOST_TEST(audit.relative_drift() < 1e-6);  // the drift over what was computed
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_refused) {

@@ -13,22 +13,47 @@
 
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/history.hpp"
+#include "energy_audit/run_end.hpp"
 
 namespace energy_audit {
 
 struct AuditOptions {
-  double threshold = 1e-3;           ///< pass when δ_C ≤ threshold (seed 000's criterion)
+  double threshold = 1e-3;  ///< pass when δ_C ≤ threshold (seed 000's criterion)
+  /// Multiplier models: pass only when max ‖Φ‖ and max ‖ψ‖ = max ‖G v + g‖ are ≤ this, in the
+  /// constraints' own units (‖Φ‖ in those of Φ, e.g. m; ‖ψ‖ in those per second, e.g. m/s).
+  double drift_threshold = 1e-3;
   std::size_t store_every = 1;       ///< keep every k-th accepted step; 0 keeps none
   std::vector<double> output_times;  ///< if given, keep instead the first step at or after each
+  RowSink row_sink;                  ///< if given, stored rows go there instead of staying in memory
 };
 
-enum class Verdict { Pass, Fail };
+/// The outcome of an audit. Only a run that covered its whole interval can pass.
+enum class Verdict {
+  Pass,         ///< finished, and every check within its threshold
+  Fail,         ///< finished, and a check (δ_C, constraint drift) above its threshold
+  Diverged,     ///< the state became non-finite before the end
+  Error,        ///< the solver or the model failed before the end
+  Interrupted,  ///< stopped on request before the end
+  Incomplete,   ///< no run was begun and finished over its interval (or none reached its end)
+};
+
+/// "pass", "fail", "diverged", "error", "interrupted", "incomplete".
+const char* verdict_name(Verdict verdict);
 
 /// Watches an integration; never steps and never writes files. Thinning applies to what is
 /// stored, never to what δ_C sees.
+///
+/// The integrators tell it the interval (begin_run) and how the run ended (end_run); a caller
+/// who records samples by hand does the same. Without both, the verdict is Incomplete.
 class Audit {
  public:
   explicit Audit(AuditOptions options = {});
+
+  /// The run to be audited covers [t0, t1]. A second call continues the same audit over a
+  /// following interval, when the first run finished exactly where the second begins.
+  void begin_run(double t0, double t1);
+  /// The run ended as `end`, its last observed state at t_reached.
+  void end_run(RunEnd end, double t_reached);
 
   /// Called once per accepted step, the initial state included. Defined inline below: it runs
   /// at every step, and inlined into the integration loop it costs a few instructions.
@@ -41,11 +66,23 @@ class Audit {
   double energy_scale() const { return energy_scale_; }    ///< sup max(|E|, |T|, |V|) [J]
   double initial_control() const { return C0_; }           ///< C(t0) [J]
   double threshold() const { return options_.threshold; }
+  double drift_threshold() const { return options_.drift_threshold; }
   Verdict verdict() const;
   bool passed() const { return verdict() == Verdict::Pass; }
 
+  /// How the run ended (absent before end_run), and the time of the last state observed.
+  std::optional<RunEnd> run_end() const { return run_end_; }
+  double t_reached() const { return t_reached_; }
+  double t_begin() const { return t_begin_; }  ///< start of the interval given to begin_run
+  double t_end() const { return t_end_; }      ///< end of the interval given to begin_run
+
   /// sup ‖Φ‖ and sup ‖ψ‖ over every step, for multiplier models (‖Φ‖ NaN for kinematic ones).
   std::optional<ConstraintDrift> max_constraint_drift() const { return max_constraint_drift_; }
+  /// Whether the constraint drift is within drift_threshold (true without constraints).
+  bool constraint_drift_within_threshold() const;
+
+  /// Hands the rows held to the row sink (AuditOptions::row_sink), if any.
+  void flush_history() { history_.flush(); }
 
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }
@@ -70,6 +107,9 @@ class Audit {
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
+  bool begun_ = false;
+  double t_begin_ = 0, t_end_ = 0, t_reached_ = 0;
+  std::optional<RunEnd> run_end_;
 };
 
 [[gnu::always_inline]] inline void Audit::record(const EnergySample& sample) {
@@ -83,6 +123,7 @@ class Audit {
   energy_scale_ = std::max({energy_scale_, std::abs(e.E()), std::abs(e.T), std::abs(e.V)});
   if (sample.constraint_drift) record_constraint_drift(*sample.constraint_drift);
   ++accepted_steps_;
+  t_reached_ = sample.t;
 
   // The row is written once, where it stays.
   last_row_stored_ = should_store(sample.t);
@@ -110,11 +151,12 @@ template <class System>
 class AuditObserver {
  public:
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
+  void begin_run(double t0, double t1) const { audit_.begin_run(t0, t1); }
+  void end_run(RunEnd end, double t_reached) const { audit_.end_run(end, t_reached); }
   void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
   /// Evaluates the system's rates at (y, t) into dydt and records y, sharing what the two have
   /// in common: integrate_const calls it for the first stage of the step that leaves y. It takes
-  /// the stepper's own vectors: an Eigen::Ref<Vector> passed by value here went through memory
-  /// and stalled every step on reloading it.
+  /// the stepper's own vectors, which stay in registers across the call.
   void evaluate_and_observe(const Vector& y, Vector& dydt, double t) const {
     try {
       audit_.record(rates_and_sample(system_, y, dydt, t));

@@ -5,6 +5,7 @@
 
 #include <cassert>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -26,10 +27,18 @@ struct HistoryLayout {
   std::size_t row_size() const { return drift_offset() + (constraint_drift ? 2 : 0); }
 };
 
+/// Where a History hands its rows when it does not keep them: a run of whole rows, each
+/// layout.row_size() values, in order. It may throw (a full disk); the exception then leaves
+/// through the call that appended the row or flushed.
+using RowSink = std::function<void(const HistoryLayout& layout, std::span<const double> rows)>;
+
+/// The stored rows: kept in memory, or, with a RowSink, handed to it a block at a time so
+/// that memory stays bounded however long the run.
 class History {
  public:
   History() = default;
-  History(const History& other);  ///< copies the rows stored so far
+  explicit History(RowSink sink) : sink_(std::move(sink)) {}
+  History(const History& other);  ///< copies the rows held so far (and the sink)
   History& operator=(const History& other);
   History(History&&) noexcept = default;
   History& operator=(History&&) noexcept = default;
@@ -76,14 +85,26 @@ class History {
 
   /// Room for one more row, to be filled by make_row; the first one fixes the layout.
   std::span<double> append_row(const HistoryLayout& layout) {
-    if (rows_in_last_block_ == rows_per_block_) add_block(layout);
+    if (rows_in_last_block_ == rows_per_block_) {
+      if (sink_ && !blocks_.empty()) {
+        flush();  // the one block is reused
+      } else {
+        add_block(layout);
+      }
+    }
     const std::size_t row_size = layout_.row_size();
     double* row = blocks_.back().get() + rows_in_last_block_ * row_size;
     ++rows_in_last_block_;
     return {row, row_size};
   }
 
+  /// Hands the rows held to the sink, if there is one, and forgets them.
+  void flush();
+
   const HistoryLayout& layout() const { return layout_; }
+  /// Rows handed to the sink and rows held, together.
+  std::size_t rows_appended() const { return rows_flushed_ + rows(); }
+  /// Rows held in memory: all of them without a sink.
   std::size_t rows() const {
     return blocks_.empty() ? 0 : (blocks_.size() - 1) * rows_per_block_ + rows_in_last_block_;
   }
@@ -100,6 +121,8 @@ class History {
   /// A new block, sized once: appending a row then writes into memory already there.
   void add_block(const HistoryLayout& layout);
 
+  RowSink sink_;
+  std::size_t rows_flushed_ = 0;
   HistoryLayout layout_;
   std::size_t rows_per_block_ = 0;
   std::size_t rows_in_last_block_ = 0;

@@ -10,6 +10,8 @@
 #include "energy_audit/all_finite.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/no_observer.hpp"
+#include "energy_audit/run_observer.hpp"
+#include "energy_audit/stop_request.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
@@ -18,8 +20,11 @@ struct IntegrationResult {
   std::size_t steps = 0;            ///< accepted steps
   std::size_t rhs_evaluations = 0;  ///< right-hand-side evaluations
   double t_reached = 0;             ///< time of the last finite state
-  bool diverged = false;            ///< a step produced a non-finite state
-  double t_diverged = 0;            ///< where it did (the end of that step)
+  RunEnd end = RunEnd::Finished;    ///< Finished, Diverged or Interrupted (errors throw)
+  double t_diverged = 0;            ///< with RunEnd::Diverged: where (the end of the failed step)
+
+  bool finished() const { return end == RunEnd::Finished; }
+  bool diverged() const { return end == RunEnd::Diverged; }
 };
 
 /// Most steps a fixed-step run may take: 2^53, where t0 + k h stops being exact in k.
@@ -47,12 +52,15 @@ concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Ve
 };
 
 /// Integrates y from t0 to t1; the observer sees the initial state and every accepted step,
-/// in order. Stops after the first step that leaves y non-finite; that state is not observed
-/// and y keeps it. A stepper's do_step may return whether the new state is finite (bool);
-/// otherwise the driver checks y itself.
+/// in order, and is told the interval and how the run ended (run_observer.hpp). Stops after the
+/// first step that leaves y non-finite (RunEnd::Diverged; that state is not observed and y
+/// keeps it), or at the first step boundary after `stop` is requested (RunEnd::Interrupted).
+/// An exception from the system ends the run as RunEnd::Error and propagates. A stepper's
+/// do_step may return whether the new state is finite (bool); otherwise the driver checks y.
 template <class Stepper, class System, class Observer>
 IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
-                                  double t1, double h, Observer&& observer) {
+                                  double t1, double h, Observer&& observer,
+                                  const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) {
     throw InvalidArgument("state has " + std::to_string(y.size()) + " entries, the system " +
                           std::to_string(system.size()));
@@ -75,22 +83,37 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
   const auto evaluations_per_step = static_cast<std::size_t>(stepper.evaluations_per_step());
   IntegrationResult result;
   result.t_reached = t0;
-  if constexpr (!observe_first_stage) observer(y, t0);
-  for (std::size_t k = 0; k < steps; ++k) {
-    const double t = t0 + static_cast<double>(k) * h;
-    const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
-    const bool finite = take_step(t, t_next - t);
-    result.rhs_evaluations += evaluations_per_step;
-    if (!finite) {
-      result.diverged = true;
-      result.t_diverged = t_next;
-      return result;
+  notify_run_begin(observer, t0, t1);
+  try {
+    if constexpr (!observe_first_stage) observer(y, t0);
+    for (std::size_t k = 0; k < steps; ++k) {
+      if (stop_requested(stop)) {
+        result.end = RunEnd::Interrupted;
+        break;
+      }
+      const double t = t0 + static_cast<double>(k) * h;
+      const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
+      const bool finite = take_step(t, t_next - t);
+      result.rhs_evaluations += evaluations_per_step;
+      if (!finite) {
+        result.end = RunEnd::Diverged;
+        result.t_diverged = t_next;
+        break;
+      }
+      ++result.steps;
+      result.t_reached = t_next;
+      if constexpr (!observe_first_stage) observer(y, t_next);
     }
-    ++result.steps;
-    result.t_reached = t_next;
-    if constexpr (!observe_first_stage) observer(y, t_next);
+    // The first-stage observer has not seen the last state: a diverged step left y non-finite,
+    // so then it has seen every finite one.
+    if constexpr (observe_first_stage) {
+      if (!result.diverged()) observer(y, result.t_reached);
+    }
+  } catch (...) {
+    notify_run_end(observer, RunEnd::Error, result.t_reached);
+    throw;
   }
-  if constexpr (observe_first_stage) observer(y, result.t_reached);
+  notify_run_end(observer, result.end, result.t_reached);
   return result;
 }
 

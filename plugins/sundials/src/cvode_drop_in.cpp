@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,7 +56,8 @@ struct CvodeAudit::State {
   DropInEnergies energies;
   Audit audit;
   long audited = 0;
-  bool incomplete = false;  // a step went unaudited (an energy function threw)
+  bool incomplete = false;     // a step went unaudited (an energy function threw)
+  int failure_flag = 0;        // the first negative flag a CVode call returned
 
   bool started = false;  // the first sample has been recorded
   // The solver stands at t_start with no step taken: its state is read after the first step.
@@ -290,15 +293,22 @@ int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealt
   } else {
     flag = s.normal(cvode_mem, tout, yout, tret, scratch.get());
   }
-  if (flag >= 0) s.note_return(cvode_mem, *tret, scratch.get());
+  if (flag >= 0) {
+    s.note_return(cvode_mem, *tret, scratch.get());
+  } else if (s.failure_flag == 0) {
+    s.failure_flag = flag;
+  }
   return flag;
 }
 
 double CvodeAudit::relative_drift() const { return state().audit.relative_drift(); }
-bool CvodeAudit::passed() const {
+const char* CvodeAudit::verdict() const {
   const State& s = state();
-  return s.audited > 0 && !s.incomplete && s.audit.passed();
+  if (s.failure_flag < 0) return "error";
+  if (s.audited == 0 || s.incomplete) return "incomplete";
+  return s.audit.relative_drift() <= s.audit.threshold() ? "pass" : "fail";
 }
+bool CvodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
 long CvodeAudit::audited_steps() const { return state().audited; }
 double CvodeAudit::threshold() const { return state().audit.threshold(); }
 double CvodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
@@ -310,9 +320,14 @@ int CvodeAudit::dofs() const { return state().dofs; }
 void CvodeAudit::print_summary(FILE* out) const {
   const State& s = state();
   std::fprintf(out, "energy audit: delta_C = %.3e (threshold %.1e, %ld steps audited): %s\n",
-               relative_drift(), threshold(), s.audited, passed() ? "pass" : "fail");
+               relative_drift(), threshold(), s.audited, verdict());
   std::fprintf(out, "energy audit: max |C - C(t0)| = %.3e J, energy scale = %.3e J%s\n", max_abs_drift(),
                energy_scale(), s.incomplete ? ", incomplete (a step was not audited)" : "");
+  if (s.failure_flag < 0) {
+    const std::unique_ptr<char, decltype(&std::free)> name(CVodeGetReturnFlagName(s.failure_flag), &std::free);
+    std::fprintf(out, "energy audit: CVode returned %s at t = %.6g; the run did not finish\n",
+                 name ? name.get() : "an error", s.t_audited);
+  }
 }
 
 }  // namespace energy_audit::sun

@@ -106,7 +106,11 @@ class CvodeAudit {
 
   /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
   double relative_drift() const;
-  /// δ_C ≤ threshold, after at least one audited step and none missed.
+  /// "error" once a CVode call returned a failure flag; "incomplete" before the first audited
+  /// step or after a step that could not be audited; otherwise "pass" when δ_C ≤ threshold,
+  /// else "fail".
+  const char* verdict() const;
+  /// verdict() is "pass".
   bool passed() const;
   long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
   double threshold() const;

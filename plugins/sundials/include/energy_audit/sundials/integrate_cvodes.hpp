@@ -20,6 +20,8 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/no_observer.hpp>
+#include <energy_audit/run_observer.hpp>
+#include <energy_audit/stop_request.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_data.hpp"
@@ -33,6 +35,7 @@ namespace energy_audit::sun {
 struct CvodesResult {
   SolverCounters counters;
   double t_reached = 0;
+  RunEnd end = RunEnd::Finished;  ///< Finished or Interrupted (failures throw)
 };
 
 /// A SUNDIALS failure during integrate_cvodes, with the counters up to it.
@@ -92,11 +95,13 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
 }  // namespace detail
 
 /// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
-/// t0 and after every accepted internal step, Z included in both modes. Throws CvodesFailure on
-/// a SUNDIALS failure, and rethrows an exception from the system after CVODES has returned.
+/// t0 and after every accepted internal step, Z included in both modes, and is told the
+/// interval and how the run ended (run_observer.hpp). Stops at the first step boundary after
+/// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure, and
+/// rethrows an exception from the system after CVODES has returned (both RunEnd::Error).
 template <class System, class Observer>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
-                              const CvodesOptions& options = {}) {
+                              const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   const bool quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
   detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
@@ -106,27 +111,39 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
                     detail::cvodes_rhs<System>, quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem,
                     options);
 
-  observer(y, t0);
+  notify_run_begin(observer, t0, t1);
   double t = t0;
-  long steps = 0;
-  while (t < t1) {
-    if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
-    const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
-    problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
-    ++steps;
-    if (quadrature) {
-      y.head(motion_size) = detail::view(solver.y.get());
-      double t_quadrature = t;
-      const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-      if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
-      y[motion_size] = NV_Ith_S(solver.z.get(), 0);
-    } else {
-      y = detail::view(solver.y.get());
+  RunEnd end = RunEnd::Finished;
+  try {
+    observer(y, t0);
+    long steps = 0;
+    while (t < t1) {
+      if (stop_requested(stop)) {
+        end = RunEnd::Interrupted;
+        break;
+      }
+      if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
+      const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
+      problem.guard.rethrow_if_failed();
+      if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
+      ++steps;
+      if (quadrature) {
+        y.head(motion_size) = detail::view(solver.y.get());
+        double t_quadrature = t;
+        const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+        if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
+        y[motion_size] = NV_Ith_S(solver.z.get(), 0);
+      } else {
+        y = detail::view(solver.y.get());
+      }
+      observer(y, t);
     }
-    observer(y, t);
+  } catch (...) {
+    notify_run_end(observer, RunEnd::Error, t);
+    throw;
   }
-  return {detail::read_counters(solver.memory.get(), options, solver.z != nullptr), t};
+  notify_run_end(observer, end, t);
+  return {detail::read_counters(solver.memory.get(), options, solver.z != nullptr), t, end};
 }
 
 }  // namespace energy_audit::sun

@@ -17,8 +17,10 @@
 #include <idas/idas.h>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/no_observer.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/no_observer.hpp>
+#include <energy_audit/run_observer.hpp>
+#include <energy_audit/stop_request.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_data.hpp"
@@ -32,6 +34,7 @@ namespace energy_audit::sun {
 struct IdasResult {
   SolverCounters counters;  ///< rhs_evaluations count residual evaluations
   double t_reached = 0;
+  RunEnd end = RunEnd::Finished;  ///< Finished or Interrupted (failures throw)
 };
 
 /// A SUNDIALS failure during integrate_idas, with the counters up to it.
@@ -115,12 +118,15 @@ SolverCounters read_idas_counters(void* memory, bool quadrature);
 }  // namespace detail
 
 /// Integrates y = [q, v, Z] of a multiplier system (y = [q, v] when it does not carry Z) from
-/// t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at t0 and after every accepted internal step. Throws
-/// IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on kinematic constraints or
-/// inconsistent initial values, and rethrows the system's exceptions after IDAS has returned.
+/// t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at t0 and after
+/// every accepted internal step, and is told the interval and how the run ended
+/// (run_observer.hpp). Stops at the first step boundary after `stop` is requested
+/// (RunEnd::Interrupted). Throws IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on
+/// kinematic constraints or inconsistent initial values, and rethrows the system's exceptions
+/// after IDAS has returned.
 template <class System, class Observer>
 IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
-                          const IdasOptions& options = {}) {
+                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   if (options.form == DaeForm::Ggl && !system.holonomic()) {
     throw InvalidArgument("the GGL form needs holonomic constraints Phi(q, t)");
@@ -145,37 +151,49 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   if (layout.ggl) {
     detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t0), y, t0, Y, Yp);
   }
-  detail::IdasSolver solver;
-  detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
-                    z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
-  if (!layout.ggl) {
-    const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, t1);
-    problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
-  }
-
-  observer(y, t0);
+  notify_run_begin(observer, t0, t1);
   double t = t0;
-  long steps = 0;
-  while (t < t1) {
-    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
-    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
-    problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
-    ++steps;
-    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
-    y.head(2 * n) = Y_now.head(2 * n);
-    if (layout.z_in_state) {
-      y[2 * n] = Y_now[layout.z()];
-    } else if (z_as_quadrature) {
-      double t_quadrature = t;
-      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
-      y[2 * n] = NV_Ith_S(solver.z.get(), 0);
+  RunEnd end = RunEnd::Finished;
+  detail::IdasSolver solver;
+  try {
+    detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
+                      z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
+    if (!layout.ggl) {
+      const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, t1);
+      problem.guard.rethrow_if_failed();
+      if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
     }
-    observer(y, t);
+
+    observer(y, t0);
+    long steps = 0;
+    while (t < t1) {
+      if (stop_requested(stop)) {
+        end = RunEnd::Interrupted;
+        break;
+      }
+      if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
+      const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
+      problem.guard.rethrow_if_failed();
+      if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
+      ++steps;
+      const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
+      y.head(2 * n) = Y_now.head(2 * n);
+      if (layout.z_in_state) {
+        y[2 * n] = Y_now[layout.z()];
+      } else if (z_as_quadrature) {
+        double t_quadrature = t;
+        const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+        if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
+        y[2 * n] = NV_Ith_S(solver.z.get(), 0);
+      }
+      observer(y, t);
+    }
+  } catch (...) {
+    notify_run_end(observer, RunEnd::Error, t);
+    throw;
   }
-  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t};
+  notify_run_end(observer, end, t);
+  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
 }
 
 }  // namespace energy_audit::sun
