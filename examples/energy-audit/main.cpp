@@ -1,23 +1,30 @@
 // energy-audit: run the example models under the energy audit from the command line.
 // Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence,
-// 2 usage error, 3 failed verdict with --fail-on-verdict.
+// 2 usage error, 3 failed verdict with --fail-on-verdict, 128 + N after signal N (130, 143).
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
-#include <limits>
-#include <sstream>
 #include <iostream>
+#include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include <energy_audit/error.hpp>
 
+#include "cli_options.hpp"
+#include "drift_envelope.hpp"
+#include "interruption.hpp"
 #include "methods.hpp"
 #include "model_registry.hpp"
+#include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
 #include "run_model.hpp"
@@ -31,113 +38,159 @@ constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_verdict = 3;
 
-/// Options shared by run and compare, as the user typed them.
+/// 128 + the signal's number after an interruption, else `status`.
+int exit_status(int status) {
+  const int signal_number = interruption_signal();
+  return signal_number != 0 ? 128 + signal_number : status;
+}
+
+/// Removes the regular file an earlier run left at `path`, so that a result never survives
+/// under a name this invocation was asked to write: after a usage error nothing is there, and
+/// while a run goes (or after a crash) only its temporary file exists.
+void remove_previous_output(const std::string& path) noexcept {
+  struct stat status {};
+  if (!path.empty() && lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode)) unlink(path.c_str());
+}
+
+/// The file names given to the output options of the command that failed to parse.
+void remove_previous_outputs(const CLI::App& app) noexcept {
+  for (const CLI::App* sub : app.get_subcommands()) {  // the one parsed
+    for (const char* option : {"--csv", "--json", "--plot", "--plot-c"}) {
+      const CLI::Option* given = sub->get_option_no_throw(option);
+      if (given == nullptr) continue;
+      for (const std::string& path : given->results()) remove_previous_output(path);
+    }
+  }
+}
+
+/// Refuses an option the user gave that has no effect on this run.
+void refuse_if_given(const CLI::Option* option, const std::string& why) {
+  if (option->count() > 0) throw UsageError(option->get_name() + ": " + why);
+}
+
+std::vector<std::string> method_names() {
+  std::vector<std::string> names;
+  for (const Method& m : all_methods()) names.push_back(m.name);
+  return names;
+}
+
+/// Options shared by run and compare.
 struct CommonOptions {
   std::string model;
-  std::string t_end;
-  std::vector<std::string> sets;
-  std::vector<std::string> inits;
-  std::string threshold = "1e-3";
-  std::string stabilize = "none";
-  std::string baumgarte = "5,5";
+  double t_end = 0;
+  std::vector<Assignment> sets, inits;
+  double threshold = 1e-3;
+  double drift_threshold = AuditOptions{}.drift_threshold;
+  Stabilization stabilize = Stabilization::None;
+  std::array<double, 2> baumgarte{5.0, 5.0};
   bool fail_on_verdict = false;
+  CLI::Option *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
+              *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr;
 
   void add_to(CLI::App& command) {
-    command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required();
-    command.add_option("--t-end", t_end, "end of the interval (default: the model's)");
+    command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(model_names()));
+    t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")
+                       ->check(finite_number());
     command.add_option("--set", sets, "set a model parameter, NAME=VALUE (repeatable)")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->expected(1);
+        ->check(assignment())->take_all()->type_name("NAME=VALUE");
     command.add_option("--init", inits, "set an initial value, NAME=VALUE (repeatable)")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->expected(1);
-    command.add_option("--threshold", threshold, "pass when delta_C <= X")->capture_default_str();
+        ->check(assignment())->take_all()->type_name("NAME=VALUE");
+    threshold_option = command.add_option("--threshold", threshold, "pass when delta_C <= X")
+                           ->check(non_negative_number())->capture_default_str();
+    drift_threshold_option =
+        command.add_option("--drift-threshold", drift_threshold,
+                           "multiplier models: pass when max |Phi| and max |G v + g| are <= X, in the constraints' units")
+            ->check(non_negative_number())->capture_default_str();
     command.add_option("--stabilize", stabilize, "multiplier models: none|baumgarte|ggl (ggl on idas only)")
-        ->capture_default_str();
-    command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
-        ->capture_default_str();
-    command.add_flag("--fail-on-verdict", fail_on_verdict, "exit 3 when the verdict is not pass");
+        ->transform(choice<Stabilization>({{"none", Stabilization::None},
+                                           {"baumgarte", Stabilization::Baumgarte},
+                                           {"ggl", Stabilization::Ggl}}))
+        ->default_str("none");
+    baumgarte_option = command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
+                           ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
+    fail_on_verdict_option = command.add_flag("--fail-on-verdict", fail_on_verdict, "exit 3 when a verdict is not pass");
   }
 
-  ModelSetup setup() const {
-    ModelSetup s;
-    for (const std::string& text : sets) s.parameters.push_back(parse_assignment("--set", text));
-    for (const std::string& text : inits) s.initial_values.push_back(parse_assignment("--init", text));
-    return s;
-  }
+  ModelSetup setup() const { return {sets, inits}; }
 
   RunSettings settings() const {
     RunSettings r;
-    if (!t_end.empty()) r.t_end = parse_number("--t-end", t_end);
-    r.audit.threshold = parse_number("--threshold", threshold);
-    if (r.audit.threshold < 0) throw UsageError("--threshold: " + threshold + " must be >= 0");
-    if (stabilize == "none") {
-      r.stabilization = Stabilization::None;
-    } else if (stabilize == "baumgarte") {
-      r.stabilization = Stabilization::Baumgarte;
-    } else if (stabilize == "ggl") {
-      r.stabilization = Stabilization::Ggl;
-    } else {
-      throw UsageError("--stabilize: '" + stabilize + "' is none of none, baumgarte, ggl");
-    }
-    const std::vector<std::string> coefficients = split_list("--baumgarte", baumgarte);
-    if (coefficients.size() != 2) throw UsageError("--baumgarte: '" + baumgarte + "' is not ALPHA,BETA");
-    r.baumgarte = {parse_number("--baumgarte", coefficients[0]), parse_number("--baumgarte", coefficients[1])};
-    if (r.baumgarte.alpha < 0 || r.baumgarte.beta < 0) throw UsageError("--baumgarte: alpha and beta must be >= 0");
+    if (t_end_option->count() > 0) r.t_end = t_end;
+    r.audit.threshold = threshold;
+    r.audit.drift_threshold = drift_threshold;
+    r.stabilization = stabilize;
+    r.baumgarte = {baumgarte[0], baumgarte[1]};
     return r;
+  }
+
+  /// Options that do not apply to the model are usage errors.
+  void check_applicable(const ModelEntry& entry) const {
+    if (stabilize != Stabilization::Baumgarte) {
+      refuse_if_given(baumgarte_option, "applies with --stabilize baumgarte only");
+    }
+    if (!entry.has_multipliers()) {
+      refuse_if_given(drift_threshold_option, "model " + entry.name + " has no constraints to drift");
+    }
   }
 };
 
-/// CVODES options shared by run and compare, as the user typed them.
+/// SUNDIALS options shared by run and compare.
 struct AdaptiveOptions {
-  std::string rtol = "1e-8";
-  std::string atol = "1e-10";
-  std::string max_steps = "100000";
-  std::string z_as = "state";
-  std::string iteration = "newton";
-  std::string initial_step = "0";
-  std::string max_step = "0";
+  double rtol = 1e-8;
+  double atol = 1e-10;
+  long max_steps = 100000;
+  sun::ZMode z_as = sun::ZMode::State;
+  sun::NonlinearIteration iteration = sun::NonlinearIteration::Newton;
+  double initial_step = 0;
+  double max_step = 0;
+  CLI::Option *rtol_option = nullptr, *atol_option = nullptr, *max_steps_option = nullptr, *z_as_option = nullptr,
+              *iteration_option = nullptr, *initial_step_option = nullptr, *max_step_option = nullptr;
 
   void add_to(CLI::App& command, bool with_rtol) {
     if (with_rtol) {
-      command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")->capture_default_str();
+      rtol_option = command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")
+                        ->check(positive_number())->capture_default_str();
     }
-    command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")->capture_default_str();
-    command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
-        ->capture_default_str();
-    command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
-        ->capture_default_str();
-    command.add_option("--iteration", iteration, "cvode-bdf, cvode-adams: nonlinear iteration newton|fixed-point")
-        ->capture_default_str();
-    command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
-        ->capture_default_str();
-    command.add_option("--max-step", max_step, "adaptive methods: largest step (0: unbounded)")->capture_default_str();
+    atol_option = command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")
+                      ->check(positive_number())->capture_default_str();
+    max_steps_option = command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
+                           ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
+    z_as_option = command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
+                      ->transform(choice<sun::ZMode>({{"state", sun::ZMode::State}, {"quadrature", sun::ZMode::Quadrature}}))
+                      ->default_str("state");
+    iteration_option = command.add_option("--iteration", iteration, "cvode-adams: nonlinear iteration newton|fixed-point")
+                           ->transform(choice<sun::NonlinearIteration>({{"newton", sun::NonlinearIteration::Newton},
+                                                                        {"fixed-point", sun::NonlinearIteration::FixedPoint}}))
+                           ->default_str("newton");
+    initial_step_option = command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
+                              ->check(non_negative_number())->capture_default_str();
+    max_step_option = command.add_option("--max-step", max_step, "adaptive methods: largest step (0: unbounded)")
+                          ->check(non_negative_number())->capture_default_str();
   }
 
-  sun::CvodesOptions parse() const {
+  sun::CvodesOptions options() const {
     sun::CvodesOptions o;
-    o.rtol = parse_number("--rtol", rtol);
-    o.atol = parse_number("--atol", atol);
-    const std::size_t steps = parse_count("--max-steps", max_steps);
-    if (steps > static_cast<std::size_t>(std::numeric_limits<long>::max())) {
-      throw UsageError("--max-steps: '" + max_steps + "' is too large");
-    }
-    o.max_steps = static_cast<long>(steps);
-    if (z_as == "state") {
-      o.z_mode = sun::ZMode::State;
-    } else if (z_as == "quadrature") {
-      o.z_mode = sun::ZMode::Quadrature;
-    } else {
-      throw UsageError("--z-as: '" + z_as + "' is neither state nor quadrature");
-    }
-    if (iteration == "newton") {
-      o.iteration = sun::NonlinearIteration::Newton;
-    } else if (iteration == "fixed-point") {
-      o.iteration = sun::NonlinearIteration::FixedPoint;
-    } else {
-      throw UsageError("--iteration: '" + iteration + "' is neither newton nor fixed-point");
-    }
-    o.initial_step = parse_number("--initial-step", initial_step);
-    o.max_step = parse_number("--max-step", max_step);
+    o.rtol = rtol;
+    o.atol = atol;
+    o.max_steps = max_steps;
+    o.z_mode = z_as;
+    o.iteration = iteration;
+    o.initial_step = initial_step;
+    o.max_step = max_step;
     return o;
+  }
+
+  /// The options of the adaptive methods are usage errors when no adaptive method runs;
+  /// --iteration when cvode-adams does not.
+  void check_applicable(bool any_adaptive, bool any_adams, const std::string& methods) const {
+    if (!any_adaptive) {
+      const std::string why = "applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " + methods;
+      for (const CLI::Option* option : {rtol_option, atol_option, max_steps_option, z_as_option, iteration_option,
+                                        initial_step_option, max_step_option}) {
+        if (option) refuse_if_given(option, why);
+      }
+    }
+    if (!any_adams) refuse_if_given(iteration_option, "applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
   }
 };
 
@@ -160,59 +213,94 @@ struct RunCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
   std::string method = "rk4";
-  std::string step = "1e-3";
-  std::string every = "1";
+  double step = 1e-3;
+  std::size_t every = 1;
   std::string csv, json;
   bool no_audit = false;
+  CLI::Option *step_option = nullptr, *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
-    command.add_option("--method", method, "integration method (see `energy-audit list`)")->capture_default_str();
-    command.add_option("--step", step, "fixed step h (fixed-step methods)")->capture_default_str();
+    command.add_option("--method", method, "integration method (see `energy-audit list`)")
+        ->check(one_of(method_names()))->capture_default_str();
+    step_option = command.add_option("--step", step, "fixed step h (fixed-step methods)")
+                      ->check(positive_number())->capture_default_str();
     adaptive.add_to(command, true);
-    command.add_option("--every", every, "store every K-th step in the history (delta_C sees all)")
-        ->capture_default_str();
-    auto* csv_option = command.add_option("--csv", csv, "write the history to FILE");
-    auto* json_option = command.add_option("--json", json, "write the run record to FILE");
+    every_option = command.add_option("--every", every, "store every K-th step in the history (delta_C sees all)")
+                       ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
+    csv_option = command.add_option("--csv", csv, "write the history to FILE (streamed while the run goes)");
+    json_option = command.add_option("--json", json, "write the run record to FILE");
     command.add_flag("--no-audit", no_audit, "integrate [q, v] only: no Z, no audit (overhead runs)")
-        ->excludes(csv_option)
-        ->excludes(json_option);
+        ->excludes(csv_option);
+  }
+
+  RunSettings settings(const ModelEntry& entry) const {
+    common.check_applicable(entry);
+    RunSettings s = common.settings();
+    s.method = find_method(method);
+    s.step = step;
+    s.cvodes = adaptive.options();
+    s.audit.store_every = csv_option->count() > 0 ? every : 0;  // rows are kept only to stream them into the CSV
+    s.audited = !no_audit;
+    if (s.method.adaptive()) {
+      refuse_if_given(step_option, "applies to the fixed-step methods, not to " + method + " (it takes --rtol)");
+    }
+    adaptive.check_applicable(s.method.adaptive(), s.method.name == "cvode-adams", method);
+    if (no_audit) {
+      const std::string why = "has nothing to act on with --no-audit";
+      for (const CLI::Option* option : {every_option, common.threshold_option, common.drift_threshold_option,
+                                        common.fail_on_verdict_option}) {
+        refuse_if_given(option, why);
+      }
+    } else if (csv_option->count() == 0) {
+      refuse_if_given(every_option, "thins the history written by --csv, which is not given");
+    }
+    return s;
   }
 
   int execute() const {
-    const ModelEntry& model = find_model(common.model);
-    RunSettings settings = common.settings();
-    settings.method = find_method(method);
-    settings.step = parse_number("--step", step);
-    settings.cvodes = adaptive.parse();
-    settings.audit.store_every = parse_count("--every", every);
-    settings.audited = !no_audit;
-    check_writable("--csv", csv);
-    check_writable("--json", json);
-    const RunOutcome run = run_model(model, common.setup(), settings);
+    const ModelEntry& entry = find_model(common.model);
+    RunSettings settings = this->settings(entry);
+    const ModelSetup setup = common.setup();
+    check_settings(entry, setup, settings);
+    if (csv_option->count() > 0) check_output_path("--csv", csv);
+    if (json_option->count() > 0) check_output_path("--json", json);
+    check_distinct_outputs({{"--csv", csv}, {"--json", json}});
 
+    // Every argument has been checked: now the files are created, under temporary names.
+    std::optional<OutputFile> csv_file, json_file;
+    if (csv_option->count() > 0) {
+      csv_file.emplace(csv);
+      remove_previous_output(csv);
+      write_history_header(*csv_file, entry);
+      settings.audit.row_sink = history_csv_sink(*csv_file);
+    }
+    if (json_option->count() > 0) {
+      json_file.emplace(json);
+      remove_previous_output(json);
+    }
+    install_interruption_handlers();
+    settings.stop = &interruption_request();
+
+    const RunOutcome run = run_model(entry, setup, settings);
     print_summary(std::cout, run);
+    std::cout.flush();
     std::vector<std::string> written;
-    if (run.audit && !csv.empty()) {
-      write_history_csv(csv, model, run);
+    if (csv_file) {
+      csv_file->commit();
       written.push_back(csv);
     }
-    if (run.audit && !json.empty()) {
-      write_json(json, model, run);
+    if (json_file) {
+      write_json(*json_file, entry, run);
+      json_file->commit();
       written.push_back(json);
     }
     if (!run.finished()) {
-      std::ostringstream where;
-      if (run.diverged_at) {
-        where << "diverged at t = " << *run.diverged_at;
-      } else {
-        where << "error: " << run.error;
-      }
       std::string files;
-      for (const std::string& f : written) files += (files.empty() ? "" : ", ") + f;
-      std::cerr << "energy-audit: " << where.str()
-                << (files.empty() ? "" : "; history so far written to " + files) << "\n";
-      return exit_failure;
+      for (const std::string& f : written) files += (files.empty() ? "" : ", ") + quoted_path(f);
+      std::cerr << "energy-audit: " << run.stop_description()
+                << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
+      return exit_status(exit_failure);
     }
     if (common.fail_on_verdict && run.verdict() != "pass") return exit_verdict;
     return exit_finished;
@@ -222,59 +310,98 @@ struct RunCommand {
 struct CompareCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
-  std::string methods = "euler,euler-cromer,rk2,rk3,rk4,rkg";
-  std::string steps = "1e-2,5e-3,1e-3";
-  std::string rtols = "1e-4,1e-6,1e-8,1e-10";
+  std::vector<std::string> methods{"euler", "euler-cromer", "rk2", "rk3", "rk4", "rkg"};
+  std::vector<double> steps{1e-2, 5e-3, 1e-3};
+  std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
   std::string csv, plot, plot_c;
+  CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
+              *plot_c_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
     command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
-        ->capture_default_str();
-    command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")->capture_default_str();
-    command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")->capture_default_str();
+        ->delimiter(',')->check(one_of(method_names()))->default_str("euler,euler-cromer,rk2,rk3,rk4,rkg");
+    steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
+    rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-4,1e-6,1e-8,1e-10");
     adaptive.add_to(command, false);
-    command.add_option("--csv", csv, "write the table to FILE");
-    command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
-    command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
+    csv_option = command.add_option("--csv", csv, "write the table to FILE");
+    plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
+    plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
   }
 
   int execute() const {
-    const ModelEntry& model = find_model(common.model);
-    RunSettings base = common.settings();
-    base.cvodes = adaptive.parse();
+    const ModelEntry& entry = find_model(common.model);
+    common.check_applicable(entry);
     const ModelSetup setup = common.setup();
+    RunSettings base = common.settings();
+    base.cvodes = adaptive.options();
     std::vector<const Method*> method_list;
-    for (const std::string& name : split_list("--methods", methods)) method_list.push_back(&find_method(name, "--methods"));
-    std::vector<double> step_list, rtol_list;
-    for (const std::string& text : split_list("--steps", steps)) step_list.push_back(parse_number("--steps", text));
-    for (const std::string& text : split_list("--rtols", rtols)) rtol_list.push_back(parse_number("--rtols", text));
+    bool any_adaptive = false, any_fixed = false, any_adams = false;
+    for (const std::string& name : methods) {
+      method_list.push_back(&find_method(name, "--methods"));
+      (method_list.back()->adaptive() ? any_adaptive : any_fixed) = true;
+      any_adams = any_adams || name == "cvode-adams";
+    }
+    const std::string method_text = join(methods);
+    if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
+    if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
+    adaptive.check_applicable(any_adaptive, any_adams, method_text);
 
     // Every run's settings are checked before the first one starts.
     std::vector<RunSettings> runs;
     for (const Method* method : method_list) {
-      for (double resolution : method->adaptive() ? rtol_list : step_list) {
+      for (double resolution : method->adaptive() ? rtols : steps) {
         RunSettings settings = base;
         settings.method = *method;
         settings.options = {"--methods", "--steps", "--rtols"};
         (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
-        settings.audit.store_every = history_stride(settings, model);
-        check_settings(model, settings);
+        settings.audit.store_every = plot_c_option->count() > 0 ? 1 : 0;  // --plot-c: every step, in an envelope
+        check_settings(entry, setup, settings);
         runs.push_back(settings);
       }
     }
-    check_writable("--csv", csv);
-    check_writable("--plot", plot);
-    check_writable("--plot-c", plot_c);
+    const bool want_csv = csv_option->count() > 0, want_plot = plot_option->count() > 0,
+               want_plot_c = plot_c_option->count() > 0;
+    if (want_csv) check_output_path("--csv", csv);
+    if (want_plot) check_output_path("--plot", plot);
+    if (want_plot_c) check_output_path("--plot-c", plot_c);
+    check_distinct_outputs({{"--csv", csv}, {"--plot", plot}, {"--plot-c", plot_c}});
+    if (want_plot) require_gnuplot("--plot");
+    if (want_plot_c) require_gnuplot("--plot-c");
+
+    std::optional<OutputFile> csv_file, plot_file, plot_c_file;
+    for (auto [wanted, file, path] : {std::tuple{want_csv, &csv_file, &csv}, std::tuple{want_plot, &plot_file, &plot},
+                                      std::tuple{want_plot_c, &plot_c_file, &plot_c}}) {
+      if (!wanted) continue;
+      file->emplace(*path);
+      remove_previous_output(*path);
+    }
+    install_interruption_handlers();
 
     const bool show_progress = isatty(fileno(stderr)) != 0;
     std::vector<ComparisonRow> rows;
-    for (const RunSettings& settings : runs) {
+    std::vector<DriftCurve> curves;
+    for (RunSettings& settings : runs) {
+      if (interruption_request().requested()) break;
       if (show_progress) {
         std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", rows.size() + 1, runs.size(), settings.method.name.c_str(),
                      settings.method.adaptive() ? settings.cvodes.rtol : settings.step);
       }
-      RunOutcome run = run_model(model, setup, settings);
+      settings.stop = &interruption_request();
+      std::optional<DriftEnvelope> envelope;
+      if (plot_c_file) {
+        const Interval interval = check_settings(entry, setup, settings);
+        envelope.emplace(interval.t0, interval.t_end);
+        settings.audit.row_sink = drift_sink(*envelope);
+      }
+      RunOutcome run = run_model(entry, setup, settings);
+      if (envelope) {
+        std::ostringstream label;
+        label << (run.method.adaptive() ? "rtol=" : "h=") << run.resolution();
+        curves.push_back({run.method.name, label.str(), envelope->points()});
+      }
       double order = std::numeric_limits<double>::quiet_NaN();
       const bool same_method = !rows.empty() && rows.back().run.method.name == run.method.name;
       if (same_method && run.finished() && rows.back().run.finished()) {
@@ -284,11 +411,32 @@ struct CompareCommand {
       rows.push_back({std::move(run), order});
     }
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
-    std::cout << "model " << model.name << "\n";
+    std::cout << "model " << entry.name << "\n";
     print_comparison(std::cout, rows);
-    if (!csv.empty()) write_comparison_csv(csv, rows);
-    if (!plot.empty()) plot_work_precision(plot, model.name, rows);
-    if (!plot_c.empty()) plot_control_drift(plot_c, model.name, rows);
+    if (rows.size() < runs.size()) {
+      std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
+    }
+    std::cout.flush();
+    if (csv_file) {
+      write_comparison_csv(*csv_file, rows);
+      csv_file->commit();
+    }
+    if (plot_file) {
+      std::vector<WorkPrecisionPoint> points;
+      for (const ComparisonRow& row : rows) {
+        if (row.run.finished() && row.run.audit) {
+          points.push_back({row.run.method.name, static_cast<double>(row.run.rhs_evaluations),
+                            row.run.audit->relative_drift()});
+        }
+      }
+      plot_work_precision(*plot_file, entry.name, points, base.audit.threshold);
+      plot_file->commit();
+    }
+    if (plot_c_file) {
+      plot_control_drift(*plot_c_file, entry.name, curves);
+      plot_c_file->commit();
+    }
+    if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {
         if (row.run.verdict() != "pass") return exit_verdict;
@@ -297,15 +445,29 @@ struct CompareCommand {
     return exit_finished;
   }
 
-  /// The table needs δ_C only; --plot-c needs C(t): about 2000 points of a fixed-step run.
-  std::size_t history_stride(const RunSettings& settings, const ModelEntry& model) const {
-    if (plot_c.empty()) return 0;
-    if (settings.method.adaptive()) return 1;
-    const double span = settings.t_end.value_or(model.interval.t_end) - model.interval.t0;
-    const double step_count = span / settings.step;
-    return step_count > 4000 ? static_cast<std::size_t>(step_count / 2000) : 1;
+  /// Feeds |C − C(t0)| of every stored row to `envelope`, C(t0) from the first row.
+  static RowSink drift_sink(DriftEnvelope& envelope) {
+    return [&envelope, C0 = std::optional<double>()](const HistoryLayout& layout, std::span<const double> rows) mutable {
+      const std::size_t row_size = layout.row_size();
+      const std::size_t c_column = layout.multiplier_offset() - 1;  // C ends the energies
+      for (std::size_t start = 0; start < rows.size(); start += row_size) {
+        const double C = rows[start + c_column];
+        if (!C0) C0 = C;
+        envelope.add(rows[start], std::abs(C - *C0));
+      }
+    };
   }
 };
+
+/// The first argument when it is not a command (nor an option): CLI11 would only say that a
+/// command is required.
+std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    if (command->get_name() == argv[1]) return std::nullopt;
+  }
+  return std::string(argv[1]);
+}
 
 }  // namespace
 }  // namespace energy_audit::cli
@@ -317,7 +479,8 @@ int main(int argc, char** argv) {
                "energy-audit"};
   app.require_subcommand(1);
   app.footer("Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence (the history\n"
-             "computed so far is still written), 2 usage error, 3 verdict not pass with --fail-on-verdict.\n"
+             "computed so far is still written), 2 usage error, 3 verdict not pass with --fail-on-verdict,\n"
+             "130 / 143 after SIGINT / SIGTERM (the history so far is written).\n"
              "The models, methods and the JSON and CSV formats are described in README.md.");
   auto* list = app.add_subcommand("list", "list the models and the methods");
   RunCommand run;
@@ -332,7 +495,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "energy-audit: error: " << e.what() << "\n";
+    remove_previous_outputs(app);
+    if (const auto command = unknown_command(argc, argv, app)) {
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare)\n";
+    } else {
+      std::cerr << "energy-audit: error: " << e.what() << "\n";
+    }
     return exit_usage;
   }
 
@@ -341,10 +509,11 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run.execute();
     return compare.execute();
   } catch (const UsageError& e) {
+    remove_previous_outputs(app);
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {
     std::cerr << "energy-audit: error: " << e.what() << "\n";
-    return exit_failure;
+    return exit_status(exit_failure);
   }
 }

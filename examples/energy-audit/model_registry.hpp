@@ -1,43 +1,23 @@
 #pragma once
 /// \file
-/// The models the command line knows by name. An entry turns a DescribedModel into a runnable
-/// system with the user's --set and --init applied; `models.cpp` lists the entries.
+/// The models the command line knows by name. An entry runs a DescribedModel with the user's
+/// --set and --init through the integrators' templates, compiled for that model's system;
+/// `models.cpp` lists the entries.
 
 #include <algorithm>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include <optional>
-
-#include <energy_audit/any_multiplier_system.hpp>
-#include <energy_audit/any_system.hpp>
-#include <energy_audit/error.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
 
+#include "run_model.hpp"
+#include "run_system.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
-
-/// What the user changed: --set, --init, and whether Z is carried.
-struct ModelSetup {
-  std::vector<Assignment> parameters;
-  std::vector<Assignment> initial_values;
-  EnergyFlow energy_flow = EnergyFlow::Carried;
-  std::optional<Baumgarte> baumgarte;  ///< multiplier models, index-1 form
-};
-
-/// A model ready to integrate.
-struct ModelInstance {
-  std::unique_ptr<AnySystem> system;
-  const AnyMultiplierSystem* multiplier_system = nullptr;  ///< `system` again, for multiplier models
-  Vector initial_state;
-  Interval interval;
-  std::vector<Assignment> parameters;  ///< values in effect, in the model's order
-};
 
 struct ModelEntry {
   std::string name;
@@ -49,7 +29,12 @@ struct ModelEntry {
   Interval interval;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
-  std::function<ModelInstance(const ModelSetup&)> instantiate;  ///< throws UsageError
+  /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
+  /// value outside its domain.
+  std::function<void(const ModelSetup&)> check_setup;
+  /// Integrates the model with the setup applied; fills the outcome's parameters, counters and
+  /// end. The model's own exceptions end the run as RunEnd::Error, they do not propagate.
+  std::function<void(const ModelSetup&, const RunSettings&, RunOutcome&)> run;
 };
 
 namespace detail {
@@ -77,6 +62,15 @@ void assign(M& model, const Members& members, const Assignment& a, const char* o
   model.*(it->member) = a.value;
 }
 
+/// Model M with --set and --init applied.
+template <DescribedModel M>
+M configured(const ModelSetup& setup, const std::string& name) {
+  M model;
+  for (const Assignment& a : setup.parameters) assign(model, M::parameters(), a, "--set", name);
+  for (const Assignment& a : setup.initial_values) assign(model, M::initial_values(), a, "--init", name);
+  return model;
+}
+
 }  // namespace detail
 
 /// The entry for model M under `name`; a Lagrange model takes its accelerations from `source`,
@@ -98,34 +92,29 @@ ModelEntry make_entry(std::string name, std::string description,
       for (int k = 1; k <= M::constraints; ++k) entry.multiplier_names.push_back("lambda" + std::to_string(k));
     }
   }
-  entry.instantiate = [name, source](const ModelSetup& setup) {
-    M model;
-    for (const Assignment& a : setup.parameters) detail::assign(model, M::parameters(), a, "--set", name);
-    for (const Assignment& a : setup.initial_values) {
-      detail::assign(model, M::initial_values(), a, "--init", name);
-    }
-    ModelInstance instance;
-    for (const auto& p : M::parameters()) instance.parameters.push_back({std::string(p.name), model.*(p.member)});
+  entry.check_setup = [name](const ModelSetup& setup) { detail::configured<M>(setup, name); };
+  entry.run = [name, source](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
+    const M model = detail::configured<M>(setup, name);
+    for (const auto& p : M::parameters()) outcome.parameters.push_back({std::string(p.name), model.*(p.member)});
     const InitialState<M::dofs> start = model.initial_state();
-    instance.interval = M::interval;
+    const EnergyFlow flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
     if constexpr (MultiplierModel<M>) {
-      MultiplierSystem<M> system(model, setup.baumgarte, setup.energy_flow);
-      instance.initial_state = system.initial_state(start.q, start.v);
-      auto any = make_any_multiplier_system(std::move(system));
-      instance.multiplier_system = any.get();
-      instance.system = std::move(any);
+      std::optional<Baumgarte> baumgarte;
+      if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
+      const MultiplierSystem<M> system(model, baumgarte, flow);
+      run_system(outcome, system, system.initial_state(start.q, start.v), settings);
     } else {
-      LagrangeSystem<M> system(model, source, setup.energy_flow);
-      instance.initial_state = system.initial_state(start.q, start.v);
-      instance.system = make_any_system(std::move(system));
+      const LagrangeSystem<M> system(model, source, flow);
+      run_system(outcome, system, system.initial_state(start.q, start.v), settings);
     }
-    return instance;
   };
   return entry;
 }
 
 /// Every model, in the order of models.cpp.
 const std::vector<ModelEntry>& model_registry();
+/// The names of every model, in registry order.
+std::vector<std::string> model_names();
 /// The names of the models with constraints, in registry order (the models idas runs).
 std::vector<std::string> multiplier_model_names();
 /// The model called `name`; throws UsageError naming the known ones.

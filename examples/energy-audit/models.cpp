@@ -17,6 +17,12 @@ const std::vector<ModelEntry>& model_registry() {
   return models;
 }
 
+std::vector<std::string> model_names() {
+  std::vector<std::string> names;
+  for (const ModelEntry& entry : model_registry()) names.push_back(entry.name);
+  return names;
+}
+
 std::vector<std::string> multiplier_model_names() {
   std::vector<std::string> names;
   for (const ModelEntry& entry : model_registry()) {

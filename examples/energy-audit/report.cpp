@@ -1,32 +1,18 @@
 #include "report.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iomanip>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/history.hpp>
 
 namespace energy_audit::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw energy_audit::Error("cannot write '" + path + "'");
-  out << std::setprecision(std::numeric_limits<double>::max_digits10);
-  return out;
-}
-
-void finish_writing(std::ofstream& out, const std::string& path) {
-  out.close();
-  if (!out) throw energy_audit::Error("cannot write '" + path + "'");
-}
 
 std::string format(const char* spec, double value) {
   char buffer[64];
@@ -34,7 +20,23 @@ std::string format(const char* spec, double value) {
   return buffer;
 }
 
+/// The shortest text that reads back to the same double ("0.001", "inf", "nan").
+std::string_view shortest(double value, char (&buffer)[32]) {
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return {buffer, error == std::errc() ? end : buffer};
+}
+
 const char* z_mode_name(sun::ZMode mode) { return mode == sun::ZMode::State ? "state" : "quadrature"; }
+
+const char* run_end_name(RunEnd end) {
+  switch (end) {
+    case RunEnd::Diverged: return "diverged";
+    case RunEnd::Error: return "error";
+    case RunEnd::Interrupted: return "interrupted";
+    case RunEnd::Finished: break;
+  }
+  return "finished";
+}
 
 Json counters_json(const sun::SolverCounters& c) {
   Json j;
@@ -65,6 +67,12 @@ Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, std:
       j[name] = row[layout.energy_offset() + c];
     }
   }
+  if (layout.multipliers == model.multiplier_names.size()) {
+    j["multipliers"] = Json::object();
+    for (std::size_t k = 0; k < layout.multipliers; ++k) {
+      j["multipliers"][model.multiplier_names[k]] = row[layout.multiplier_offset() + k];
+    }
+  }
   return j;
 }
 
@@ -80,8 +88,9 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
   } else {
     out << "step       " << format("%g", run.step) << "\n";
   }
-  out << "interval   [" << format("%g", run.interval.t0) << ", " << format("%g", run.interval.t_end) << "]\n"
-      << "steps      " << run.steps << "\n"
+  out << "interval   [" << format("%g", run.interval.t0) << ", " << format("%g", run.interval.t_end) << "]\n";
+  if (!run.finished()) out << "stopped    " << run.stop_description() << "\n";
+  out << "steps      " << run.steps << "\n"
       << "rhs evals  " << run.rhs_evaluations << "\n";
   if (run.solver_counters) {
     const sun::SolverCounters& c = *run.solver_counters;
@@ -91,17 +100,22 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
   if (run.audit && run.audit->max_constraint_drift()) {
     const ConstraintDrift d = *run.audit->max_constraint_drift();
     out << "constraint max |Phi| " << format("%.3e", d.position) << ", max |G v + g| " << format("%.3e", d.velocity)
-        << " (stabilization " << stabilization_name(run.stabilization) << ")\n";
+        << " (threshold " << format("%g", run.audit->drift_threshold()) << ", stabilization "
+        << stabilization_name(run.stabilization) << ")\n";
   }
   out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n"
       << "verdict    " << run.verdict();
-  if (run.audit && run.finished()) out << " (threshold " << format("%g", run.audit->threshold()) << ")";
+  if (run.audit && run.finished()) {
+    out << " (delta_C threshold " << format("%g", run.audit->threshold());
+    if (!run.audit->constraint_drift_within_threshold()) out << "; constraint drift above its threshold";
+    out << ")";
+  }
   out << "\n"
       << "wall time  " << format("%.4f", run.wall_seconds) << " s\n";
 }
 
-void write_json(const std::string& path, const ModelEntry& model, const RunOutcome& run) {
-  const Audit& audit = *run.audit;
+void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run) {
+  const Audit* audit = run.audit ? &*run.audit : nullptr;
   Json j;
   j["model"] = run.model;
   j["method"] = run.method.name;
@@ -109,63 +123,72 @@ void write_json(const std::string& path, const ModelEntry& model, const RunOutco
   if (run.method.adaptive()) {
     j["rtol"] = run.cvodes.rtol;
     j["atol"] = run.cvodes.atol;
-    j["z_as"] = z_mode_name(run.cvodes.z_mode);
+    j["z_as"] = audit ? Json(z_mode_name(run.cvodes.z_mode)) : Json(nullptr);
   }
   j["t0"] = run.interval.t0;
   j["t_end"] = run.interval.t_end;
+  j["end"] = run_end_name(run.end);
+  j["t_reached"] = run.t_reached;
   j["steps"] = run.steps;
   j["rhs_evals"] = run.rhs_evaluations;
   if (run.solver_counters) j["sundials"] = counters_json(*run.solver_counters);
-  j["delta_C"] = audit.relative_drift();
-  j["threshold"] = audit.threshold();
-  j["verdict"] = run.verdict();
-  if (run.diverged_at) j["diverged_at"] = *run.diverged_at;
-  if (!run.error.empty()) j["error"] = run.error;
+  j["audited"] = audit != nullptr;
+  j["delta_C"] = audit ? Json(audit->relative_drift()) : Json(nullptr);
+  j["threshold"] = audit ? Json(audit->threshold()) : Json(nullptr);
+  j["verdict"] = audit || !run.finished() ? Json(run.verdict()) : Json(nullptr);
+  if (run.end == RunEnd::Diverged) j["diverged_at"] = run.t_diverged;
+  if (run.end == RunEnd::Error) j["error"] = run.error;
   if (model.has_multipliers()) {
     j["stabilization"] = stabilization_name(run.stabilization);
     if (run.stabilization == Stabilization::Baumgarte) {
       j["baumgarte"] = {{"alpha", run.baumgarte.alpha}, {"beta", run.baumgarte.beta}};
     }
-    if (const auto drift = audit.max_constraint_drift()) {
+    const auto drift = audit ? audit->max_constraint_drift() : std::nullopt;
+    if (drift) {
       j["max_constraint_drift"] = {{"position", drift->position}, {"velocity", drift->velocity}};
     } else {
       j["max_constraint_drift"] = nullptr;
     }
+    j["drift_threshold"] = audit ? Json(audit->drift_threshold()) : Json(nullptr);
   }
-  j["C0"] = audit.initial_control();
-  j["max_abs_dC"] = audit.max_abs_drift();
-  j["energy_scale"] = audit.energy_scale();
+  j["C0"] = audit ? Json(audit->initial_control()) : Json(nullptr);
+  j["max_abs_dC"] = audit ? Json(audit->max_abs_drift()) : Json(nullptr);
+  j["energy_scale"] = audit ? Json(audit->energy_scale()) : Json(nullptr);
   j["wall_seconds"] = run.wall_seconds;
   j["params"] = Json::object();
   for (const Assignment& p : run.parameters) j["params"][p.name] = p.value;
-  j["final"] = audit.last_row().empty() ? Json(nullptr) : final_state_json(model, audit.layout(), audit.last_row());
-
-  std::ofstream out = open_for_writing(path);
-  out << j.dump(2) << "\n";
-  finish_writing(out, path);
+  j["final"] = audit && !audit->last_row().empty() ? final_state_json(model, audit->layout(), audit->last_row())
+                                                   : Json(nullptr);
+  file.write(j.dump(2));
+  file.write("\n");
 }
 
-void write_history_csv(const std::string& path, const ModelEntry& model, const RunOutcome& run) {
-  std::ofstream out = open_for_writing(path);
-  out << "t";
-  for (const std::string& name : model.coordinate_names) out << "," << name;
-  for (const std::string& name : model.coordinate_names) out << "," << name << "_dot";
-  for (const char* name : History::energy_columns) out << "," << name;
-  const HistoryLayout& layout = run.audit->layout();
-  if (layout.multipliers == model.multiplier_names.size()) {
-    for (const std::string& name : model.multiplier_names) out << "," << name;
+void write_history_header(OutputFile& file, const ModelEntry& model) {
+  std::string header = "t";
+  for (const std::string& name : model.coordinate_names) header += "," + name;
+  for (const std::string& name : model.coordinate_names) header += "," + name + "_dot";
+  for (const char* name : History::energy_columns) header += std::string(",") + name;
+  if (model.has_multipliers()) {
+    for (const std::string& name : model.multiplier_names) header += "," + name;
+    for (const char* name : History::drift_columns) header += std::string(",") + name;
   }
-  if (layout.constraint_drift) {
-    for (const char* name : History::drift_columns) out << "," << name;
-  }
-  out << "\n";
-  const History& history = run.audit->history();
-  for (std::size_t r = 0; r < history.rows(); ++r) {
-    const auto row = history.row(r);
-    for (std::size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << row[i];
-    out << "\n";
-  }
-  finish_writing(out, path);
+  file.write(header + "\n");
+}
+
+RowSink history_csv_sink(OutputFile& file) {
+  return [&file, line = std::string()](const HistoryLayout& layout, std::span<const double> rows) mutable {
+    const std::size_t row_size = layout.row_size();
+    char buffer[32];
+    for (std::size_t start = 0; start < rows.size(); start += row_size) {
+      line.clear();
+      for (std::size_t c = 0; c < row_size; ++c) {
+        if (c > 0) line += ',';
+        line += shortest(rows[start + c], buffer);
+      }
+      line += '\n';
+      file.write(line);
+    }
+  };
 }
 
 double observed_order(double resolution_prev, double delta_prev, double resolution, double delta) {
@@ -185,13 +208,13 @@ double delta_of(const RunOutcome& run) {
 
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-9s %9s %10s %10s %6s\n", "method", "step", "rtol",
+  std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-11s %9s %10s %10s %6s\n", "method", "step", "rtol",
                 "delta_C", "verdict", "steps", "rhs_evals", "wall_s", "order");
   out << line;
   for (const ComparisonRow& row : rows) {
     const RunOutcome& run = row.run;
     const bool adaptive = run.method.adaptive();
-    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-9s %9zu %10zu %10.4f %6s\n", run.method.name.c_str(),
+    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-11s %9zu %10zu %10.4f %6s\n", run.method.name.c_str(),
                   adaptive ? "-" : format("%g", run.step).c_str(), adaptive ? format("%g", run.cvodes.rtol).c_str() : "-",
                   run.audit ? format("%.3e", delta_of(run)).c_str() : "-", run.verdict().c_str(), run.steps,
                   run.rhs_evaluations, run.wall_seconds,
@@ -202,25 +225,28 @@ void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows)
     const RunOutcome& run = row.run;
     if (run.finished()) continue;
     out << run.method.name << (run.method.adaptive() ? " rtol " : " step ") << format("%g", run.resolution()) << ": "
-        << (run.diverged_at ? "diverged at t = " + format("%g", *run.diverged_at) : run.error) << "\n";
+        << run.stop_description() << "\n";
   }
 }
 
-void write_comparison_csv(const std::string& path, const std::vector<ComparisonRow>& rows) {
-  std::ofstream out = open_for_writing(path);
-  out << "method,step,rtol,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
+void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& rows) {
+  std::string text = "method,step,rtol,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
+  char buffer[32];
   for (const ComparisonRow& row : rows) {
     const RunOutcome& run = row.run;
-    out << run.method.name << ",";
-    if (!run.method.adaptive()) out << run.step;
-    out << ",";
-    if (run.method.adaptive()) out << run.cvodes.rtol;
-    out << "," << delta_of(run) << "," << run.verdict() << "," << run.steps << "," << run.rhs_evaluations << ","
-        << run.wall_seconds << ",";
-    if (!std::isnan(row.observed_order)) out << row.observed_order;
-    out << "\n";
+    text += run.method.name + ",";
+    if (!run.method.adaptive()) text += shortest(run.step, buffer);
+    text += ",";
+    if (run.method.adaptive()) text += shortest(run.cvodes.rtol, buffer);
+    text += ",";
+    if (run.audit) text += shortest(delta_of(run), buffer);
+    text += "," + run.verdict() + "," + std::to_string(run.steps) + "," + std::to_string(run.rhs_evaluations) + ",";
+    text += shortest(run.wall_seconds, buffer);
+    text += ",";
+    if (!std::isnan(row.observed_order)) text += shortest(row.observed_order, buffer);
+    text += "\n";
   }
-  finish_writing(out, path);
+  file.write(text);
 }
 
 }  // namespace energy_audit::cli

@@ -7,15 +7,24 @@
 #include <string>
 #include <vector>
 
+#include <energy_audit/history.hpp>
+
 #include "model_registry.hpp"
+#include "output_file.hpp"
 #include "run_model.hpp"
 
 namespace energy_audit::cli {
 
 void print_summary(std::ostream& out, const RunOutcome& run);
-void write_json(const std::string& path, const ModelEntry& model, const RunOutcome& run);
-/// Header t, coordinates by name, NAME_dot, T, T2, T1, T0, V, E, H, Z, C; one row per stored step.
-void write_history_csv(const std::string& path, const ModelEntry& model, const RunOutcome& run);
+/// The run record as one JSON object (README "Command line"); non-finite numbers are null.
+void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
+
+/// Writes the header of the history CSV: t, the coordinates by name, NAME_dot, T, T2, T1, T0,
+/// V, E, H, Z, C, and for multiplier models the multipliers by name, Phi_norm, psi_norm.
+void write_history_header(OutputFile& file, const ModelEntry& model);
+/// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
+/// shortest form that reads back to the same double. `file` must outlive the sink.
+RowSink history_csv_sink(OutputFile& file);
 
 /// One row of `compare`, with the observed order of δ_C against the previous run of its method
 /// (with respect to the step, or to rtol for the adaptive methods).
@@ -27,6 +36,6 @@ struct ComparisonRow {
 /// log(δ_prev / δ) / log(r_prev / r), NaN unless both δ are finite and > 0.
 double observed_order(double resolution_prev, double delta_prev, double resolution, double delta);
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows);
-void write_comparison_csv(const std::string& path, const std::vector<ComparisonRow>& rows);
+void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& rows);
 
 }  // namespace energy_audit::cli

@@ -2,22 +2,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <sstream>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/sundials/integrate_cvodes.hpp>
-#include <energy_audit/sundials/integrate_idas.hpp>
 
+#include "model_registry.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
-
-std::string RunOutcome::verdict() const {
-  if (diverged_at) return "diverged";
-  if (!error.empty()) return "error";
-  if (!audit) return "unaudited";
-  return audit->passed() ? "pass" : "fail";
-}
 
 const char* stabilization_name(Stabilization s) {
   switch (s) {
@@ -26,6 +19,27 @@ const char* stabilization_name(Stabilization s) {
     case Stabilization::None: break;
   }
   return "none";
+}
+
+std::string RunOutcome::verdict() const {
+  switch (end) {
+    case RunEnd::Diverged: return "diverged";
+    case RunEnd::Error: return "error";
+    case RunEnd::Interrupted: return "interrupted";
+    case RunEnd::Finished: break;
+  }
+  return audit ? verdict_name(audit->verdict()) : "unaudited";
+}
+
+std::string RunOutcome::stop_description() const {
+  std::ostringstream text;
+  switch (end) {
+    case RunEnd::Diverged: text << "diverged at t = " << t_diverged << " (last finite state at t = " << t_reached << ")"; break;
+    case RunEnd::Interrupted: text << "interrupted at t = " << t_reached; break;
+    case RunEnd::Error: text << "error: " << error; break;
+    case RunEnd::Finished: break;
+  }
+  return text.str();
 }
 
 namespace {
@@ -43,28 +57,21 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
   if (settings.stabilization == Stabilization::Ggl && settings.method.kind != MethodKind::Idas) {
     throw UsageError("--stabilize: ggl is a residual form for --method idas, not for " + method);
   }
-  if (!(settings.baumgarte.alpha >= 0) || !(settings.baumgarte.beta >= 0)) {
-    throw UsageError("--baumgarte: alpha and beta must be >= 0");
-  }
-}
-
-/// Refuses a history too large to keep in memory, before the run rather than after hours.
-void check_history_size(const ModelEntry& model, const RunSettings& settings, double samples) {
-  const std::size_t every = settings.audit.store_every;
-  if (!settings.audited || every == 0) return;
-  const std::size_t n = model.coordinate_names.size(), m = model.multiplier_names.size();
-  const double row_bytes = 8.0 * static_cast<double>(1 + 2 * n + 9 + m + (m > 0 ? 2 : 0));
-  const double bytes = (samples / static_cast<double>(every) + 1) * row_bytes;
-  if (bytes > max_history_bytes) {
-    throw UsageError("--every: keeping every " + std::to_string(every) + " of up to " + to_text(samples) +
-                     " steps would take " + to_text(bytes / 1e9) + " GB; keep fewer rows with a larger --every");
+  const Baumgarte& b = settings.baumgarte;
+  if (!(b.alpha >= 0) || !(b.beta >= 0)) throw UsageError("--baumgarte: alpha and beta must be >= 0");
+  // The stabilization adds 2 alpha psi + beta^2 Phi: both factors must be finite numbers.
+  if (!std::isfinite(2 * b.alpha) || !std::isfinite(b.beta * b.beta)) {
+    throw UsageError("--baumgarte: " + to_text(b.alpha) + "," + to_text(b.beta) +
+                     " makes the stabilization term 2 alpha psi + beta^2 Phi overflow (2 alpha = " +
+                     to_text(2 * b.alpha) + ", beta^2 = " + to_text(b.beta * b.beta) + ")");
   }
 }
 
 }  // namespace
 
-Interval check_settings(const ModelEntry& model, const RunSettings& settings) {
+Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   check_method_fits_model(model, settings);
+  model.check_setup(setup);
   Interval interval = model.interval;
   if (settings.t_end) {
     if (!std::isfinite(*settings.t_end) || !(*settings.t_end > interval.t0)) {
@@ -73,8 +80,11 @@ Interval check_settings(const ModelEntry& model, const RunSettings& settings) {
     }
     interval.t_end = *settings.t_end;
   }
-  if (!(settings.audit.threshold >= 0)) {
-    throw UsageError("--threshold: " + to_text(settings.audit.threshold) + " must be >= 0");
+  if (!(settings.audit.threshold >= 0) || !std::isfinite(settings.audit.threshold)) {
+    throw UsageError("--threshold: " + to_text(settings.audit.threshold) + " must be finite and >= 0");
+  }
+  if (!(settings.audit.drift_threshold >= 0) || !std::isfinite(settings.audit.drift_threshold)) {
+    throw UsageError("--drift-threshold: " + to_text(settings.audit.drift_threshold) + " must be finite and >= 0");
   }
   const double span = interval.t_end - interval.t0;
   if (settings.method.adaptive()) {
@@ -90,7 +100,6 @@ Interval check_settings(const ModelEntry& model, const RunSettings& settings) {
                        std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
                        to_text(interval.t_end) + "]");
     }
-    check_history_size(model, settings, static_cast<double>(o.max_steps));
     return interval;
   }
   const std::string& step_option = settings.options.step;
@@ -104,88 +113,10 @@ Interval check_settings(const ModelEntry& model, const RunSettings& settings) {
   if (steps > max_fixed_steps) {
     throw UsageError(step_option + ": " + to_text(h) + " gives " + to_text(steps) + " steps over [" +
                      to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
-                     to_text(max_fixed_steps));
+                     to_text(max_fixed_steps) + "; take a larger step or a shorter --t-end");
   }
-  check_history_size(model, settings, steps);
   return interval;
 }
-
-namespace {
-
-void run_fixed_step(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
-  FixedStepper stepper(settings.method.fixed_step);
-  Vector y = instance.initial_state;
-  IntegrationResult result;
-  if (outcome.audit) {
-    result = integrate_const(stepper, *instance.system, y, outcome.interval.t0, outcome.interval.t_end,
-                             settings.step, watch(*instance.system, *outcome.audit));
-  } else {
-    result = integrate_const(stepper, *instance.system, y, outcome.interval.t0, outcome.interval.t_end,
-                             settings.step);
-  }
-  outcome.steps = result.steps;
-  outcome.rhs_evaluations = result.rhs_evaluations;
-  if (result.diverged) outcome.diverged_at = result.t_diverged;
-}
-
-void record_counters(RunOutcome& outcome, const sun::SolverCounters& counters) {
-  outcome.solver_counters = counters;
-  outcome.steps = static_cast<std::size_t>(counters.steps);
-  outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
-}
-
-void run_cvodes(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
-  sun::CvodesOptions options = settings.cvodes;
-  options.method = settings.method.multistep;
-  if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
-  outcome.cvodes = options;
-  Vector y = instance.initial_state;
-  try {
-    sun::CvodesResult result;
-    if (outcome.audit) {
-      result = sun::integrate_cvodes(*instance.system, y, outcome.interval.t0, outcome.interval.t_end,
-                                     watch(*instance.system, *outcome.audit), options);
-    } else {
-      result = sun::integrate_cvodes(*instance.system, y, outcome.interval.t0, outcome.interval.t_end,
-                                     NoObserver{}, options);
-    }
-    record_counters(outcome, result.counters);
-  } catch (const sun::CvodesFailure& failure) {
-    record_counters(outcome, failure.counters());
-    throw;
-  }
-}
-
-void run_idas(RunOutcome& outcome, const ModelInstance& instance, const RunSettings& settings) {
-  sun::IdasOptions options;
-  options.rtol = settings.cvodes.rtol;
-  options.atol = settings.cvodes.atol;
-  options.max_steps = settings.cvodes.max_steps;
-  options.initial_step = settings.cvodes.initial_step;
-  options.max_step = settings.cvodes.max_step;
-  options.z_mode = outcome.audit ? settings.cvodes.z_mode : sun::ZMode::State;
-  options.quadrature_error_control = settings.cvodes.quadrature_error_control;
-  options.form = settings.stabilization == Stabilization::Ggl ? sun::DaeForm::Ggl : sun::DaeForm::Index1;
-  if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
-  outcome.cvodes.z_mode = options.z_mode;
-  Vector y = instance.initial_state;
-  const AnyMultiplierSystem& system = *instance.multiplier_system;
-  try {
-    sun::IdasResult result;
-    if (outcome.audit) {
-      result = sun::integrate_idas(system, y, outcome.interval.t0, outcome.interval.t_end, watch(system, *outcome.audit),
-                                   options);
-    } else {
-      result = sun::integrate_idas(system, y, outcome.interval.t0, outcome.interval.t_end, NoObserver{}, options);
-    }
-    record_counters(outcome, result.counters);
-  } catch (const sun::IdasFailure& failure) {
-    record_counters(outcome, failure.counters());
-    throw;
-  }
-}
-
-}  // namespace
 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   RunOutcome outcome;
@@ -195,31 +126,19 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   outcome.cvodes = settings.cvodes;
   outcome.stabilization = settings.stabilization;
   outcome.baumgarte = settings.baumgarte;
-  outcome.interval = check_settings(model, settings);
-
-  ModelSetup effective = setup;
-  if (settings.stabilization == Stabilization::Baumgarte) effective.baumgarte = settings.baumgarte;
-  effective.energy_flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
-  const ModelInstance instance = model.instantiate(effective);
-  outcome.parameters = instance.parameters;
+  outcome.interval = check_settings(model, setup, settings);
+  outcome.t_reached = outcome.interval.t0;
   if (settings.audited) outcome.audit.emplace(settings.audit);
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    if (settings.method.kind == MethodKind::Idas) {
-      run_idas(outcome, instance, settings);
-    } else if (settings.method.kind == MethodKind::Cvodes) {
-      run_cvodes(outcome, instance, settings);
-    } else {
-      run_fixed_step(outcome, instance, settings);
-    }
-  } catch (const std::exception& e) {  // the model's own exceptions end the run the same way
+    model.run(setup, settings, outcome);
+  } catch (const std::exception& e) {  // building the system failed (a model's declaration, say)
+    outcome.end = RunEnd::Error;
     outcome.error = e.what();
-    if (!settings.method.adaptive() && outcome.audit && outcome.audit->accepted_steps() > 0) {
-      outcome.steps = outcome.audit->accepted_steps() - 1;  // keep what was done
-    }
   }
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.audit) outcome.audit->flush_history();  // the rows not yet handed to the sink
   return outcome;
 }
 

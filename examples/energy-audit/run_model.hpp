@@ -1,35 +1,45 @@
 #pragma once
 /// \file
-/// One run: a model and a method (a fixed step, or CVODES tolerances), watched by the audit.
+/// One run: a model and a method (a fixed step, or SUNDIALS tolerances), watched by the audit.
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <energy_audit/audit.hpp>
-#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/run_end.hpp>
+#include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
 #include <energy_audit/sundials/solver_counters.hpp>
 
+#include "cli_options.hpp"
 #include "methods.hpp"
-#include "model_registry.hpp"
 
 namespace energy_audit::cli {
+
+struct ModelEntry;
+
+/// Most steps a fixed-step run may take: more is a usage error (a mistyped step), not a
+/// run of hours.
+inline constexpr double max_fixed_steps = 1e9;
 
 /// Constraint stabilization for multiplier models.
 enum class Stabilization { None, Baumgarte, Ggl };
 const char* stabilization_name(Stabilization s);
-
-/// Limits that keep a run from taking hours or all memory: a usage error, not a hang.
-inline constexpr double max_fixed_steps = 1e9;
-inline constexpr double max_history_bytes = 2e9;
 
 /// The names of the options that set a run's fields, for messages (compare takes lists).
 struct OptionNames {
   std::string method = "--method";
   std::string step = "--step";
   std::string rtol = "--rtol";
+};
+
+/// What the user changed in the model: --set and --init.
+struct ModelSetup {
+  std::vector<Assignment> parameters;
+  std::vector<Assignment> initial_values;
 };
 
 struct RunSettings {
@@ -39,8 +49,9 @@ struct RunSettings {
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte{5.0, 5.0};      ///< used with Stabilization::Baumgarte
   std::optional<double> t_end;        ///< the model's own when absent
-  AuditOptions audit;
+  AuditOptions audit;                 ///< thresholds, what is stored and where it goes
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
+  const StopRequest* stop = nullptr;  ///< ends the run at the next step boundary when requested
   OptionNames options;  ///< named in usage errors
 };
 
@@ -52,28 +63,33 @@ struct RunOutcome {
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte;
   Interval interval;
-  std::vector<Assignment> parameters;
+  std::vector<Assignment> parameters;  ///< the values in effect, in the model's order
   std::size_t steps = 0;       ///< accepted steps
   std::size_t rhs_evaluations = 0;
   std::optional<sun::SolverCounters> solver_counters;  ///< adaptive methods
   std::optional<Audit> audit;  ///< absent when the run was not audited
   double wall_seconds = 0;
-  std::optional<double> diverged_at;  ///< a fixed-step state became non-finite there
-  std::string error;                  ///< any other run-time failure, with SUNDIALS' flag and t
+  RunEnd end = RunEnd::Finished;
+  double t_reached = 0;        ///< time of the last computed (finite) state
+  double t_diverged = 0;       ///< RunEnd::Diverged: end of the step that left the state non-finite
+  std::string error;           ///< RunEnd::Error: the failure, with SUNDIALS' flag and t
 
-  /// "pass", "fail", "diverged", "error", or "unaudited".
+  bool finished() const { return end == RunEnd::Finished; }
+  /// The audit's verdict (verdict_name), "unaudited" for a finished run without audit, and
+  /// otherwise how the run ended: "diverged", "error" or "interrupted".
   std::string verdict() const;
-  bool finished() const { return !diverged_at && error.empty(); }
+  /// "diverged at t = 0.61", "interrupted at t = 1.2", "error: CVode failed ..."; empty when finished.
+  std::string stop_description() const;
   /// The parameter a compare table varies: the step, or the relative tolerance.
   double resolution() const { return method.adaptive() ? cvodes.rtol : step; }
 };
 
-/// Checks the settings against the model and returns the interval; throws UsageError naming
-/// the option at fault, before anything runs.
-Interval check_settings(const ModelEntry& model, const RunSettings& settings);
+/// Checks the settings and the model setup (--set, --init) and returns the interval; throws
+/// UsageError naming the option at fault, before anything runs or is written.
+Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
-/// Checks the settings against the model (UsageError), then integrates. A run-time failure
-/// does not throw: it is kept in `diverged_at` or `error` with the history computed so far.
+/// Checks as check_settings does, then integrates. A run-time failure does not throw: the
+/// outcome says how the run ended, with the history computed so far (handed to the row sink).
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
 }  // namespace energy_audit::cli

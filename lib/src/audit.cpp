@@ -66,6 +66,15 @@ void Audit::record_constraint_drift(const ConstraintDrift& drift) {
   if (std::isnan(sup.velocity) || drift.velocity > sup.velocity) sup.velocity = drift.velocity;
 }
 
+void Audit::flush_history() {
+  if (last_row_stored_ && history_.rows() > 0) {  // the sink takes the stored copy: keep our own
+    const std::span<const double> row = history_.row(history_.rows() - 1);
+    unstored_row_.assign(row.begin(), row.end());
+    last_row_stored_ = false;
+  }
+  history_.flush();
+}
+
 std::span<const double> Audit::last_row() const {
   if (accepted_steps_ == 0) return {};
   return last_row_stored_ ? history_.row(history_.rows() - 1) : std::span<const double>(unstored_row_);

@@ -81,8 +81,8 @@ class Audit {
   /// Whether the constraint drift is within drift_threshold (true without constraints).
   bool constraint_drift_within_threshold() const;
 
-  /// Hands the rows held to the row sink (AuditOptions::row_sink), if any.
-  void flush_history() { history_.flush(); }
+  /// Hands the rows held to the row sink (AuditOptions::row_sink), if any; last_row() stays.
+  void flush_history();
 
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }

@@ -1,0 +1,106 @@
+#include "cli_options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace energy_audit::cli {
+namespace {
+
+/// Whether all of `text` is a number; it is then in `value`.
+bool parse_double(const std::string& text, double& value) {
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  return !text.empty() && stop == end && error == std::errc();
+}
+
+/// The number in `text`, or an error message.
+std::string read_number(const std::string& text, double& value) {
+  if (!parse_double(text, value)) return "'" + text + "' is not a number";
+  if (!std::isfinite(value)) return "'" + text + "' is not finite";
+  return {};
+}
+
+CLI::Validator number_validator(const char* description, bool (*accepts)(double), const char* requirement) {
+  return CLI::Validator(
+      [accepts, requirement](std::string& text) -> std::string {
+        double value = 0;
+        if (std::string error = read_number(text, value); !error.empty()) return error;
+        if (!accepts(value)) return text + " must be " + requirement;
+        return {};
+      },
+      description);
+}
+
+}  // namespace
+
+CLI::Validator finite_number() {
+  return number_validator("NUMBER", [](double) { return true; }, "finite");
+}
+
+CLI::Validator positive_number() {
+  return number_validator("NUMBER > 0", [](double x) { return x > 0; }, "> 0");
+}
+
+CLI::Validator non_negative_number() {
+  return number_validator("NUMBER >= 0", [](double x) { return x >= 0; }, ">= 0");
+}
+
+CLI::Validator positive_count(unsigned long long max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        unsigned long long value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range)) {
+          return "'" + text + "' is not a positive integer";
+        }
+        if (error == std::errc::result_out_of_range || value > max) {
+          return text + " is too large (at most " + std::to_string(max) + ")";
+        }
+        if (value == 0) return "'" + text + "' is not a positive integer";
+        return {};
+      },
+      "INTEGER > 0");
+}
+
+CLI::Validator assignment() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const auto equals = text.find('=');
+        if (equals == std::string::npos || equals == 0) return "'" + text + "' is not NAME=VALUE";
+        double value = 0;
+        if (std::string error = read_number(text.substr(equals + 1), value); !error.empty()) {
+          return text.substr(0, equals) + ": " + error;
+        }
+        return {};
+      },
+      "NAME=VALUE");
+}
+
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return CLI::Validator(
+      [names = std::move(names), list](std::string& text) -> std::string {
+        for (const std::string& name : names) {
+          if (name == text) return {};
+        }
+        return "unknown '" + text + "' (known: " + list + ")";
+      },
+      "");
+}
+
+std::istream& operator>>(std::istream& in, Assignment& a) {
+  std::string text;
+  in >> text;
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || !parse_double(text.substr(equals + 1), a.value)) {
+    in.setstate(std::ios::failbit);
+    return in;
+  }
+  a.name = text.substr(0, equals);
+  return in;
+}
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,61 @@
+#pragma once
+/// \file
+/// CLI11 validators with messages that name what was wrong ("--step: -1 must be > 0"), and the
+/// NAME=VALUE type of --set and --init. CLI11 prefixes each message with the option's name.
+
+#include <istream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace energy_audit::cli {
+
+/// A finite number ("abc", "inf" and "nan" are refused).
+CLI::Validator finite_number();
+/// A finite number > 0.
+CLI::Validator positive_number();
+/// A finite number >= 0.
+CLI::Validator non_negative_number();
+/// A whole number in [1, max] (no sign, no fraction, no exponent; too large is refused, not
+/// clamped).
+CLI::Validator positive_count(unsigned long long max);
+/// NAME=VALUE with a non-empty NAME and a finite VALUE.
+CLI::Validator assignment();
+/// One of `names`; the message lists them.
+CLI::Validator one_of(std::vector<std::string> names);
+
+/// NAME=VALUE as given to --set and --init. Not an aggregate: CLI11 would otherwise build it
+/// from the option's text as Assignment{text} instead of reading it with operator>>.
+struct Assignment {
+  Assignment() = default;
+  Assignment(std::string name_, double value_) : name(std::move(name_)), value(value_) {}
+  std::string name;
+  double value = 0;
+};
+
+/// Reads NAME=VALUE (checked beforehand by assignment()): CLI11 converts an option's text with it.
+std::istream& operator>>(std::istream& in, Assignment& a);
+
+/// A choice among named values for an enum option: `choice` is the validator that maps a name
+/// to the value CLI11 then stores (message: "'memory' is none of state, quadrature").
+template <class Enum>
+CLI::Validator choice(std::vector<std::pair<std::string, Enum>> names) {
+  std::string list;
+  for (const auto& [name, value] : names) list += (list.empty() ? "" : ", ") + name;
+  CLI::Validator validator(
+      [names, list](std::string& text) -> std::string {
+        for (const auto& [name, value] : names) {
+          if (name == text) {
+            text = std::to_string(static_cast<int>(value));
+            return {};
+          }
+        }
+        return "'" + text + "' is none of " + list;
+      },
+      "{" + list + "}");
+  return validator;
+}
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,123 @@
+#pragma once
+/// \file
+/// The integration of one concrete system, compiled for its type: the command line runs each
+/// model through the same templates a C++ program would call, with no virtual call per
+/// right-hand side.
+
+#include <exception>
+#include <utility>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/no_observer.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/integrate_idas.hpp>
+
+#include "run_model.hpp"
+
+namespace energy_audit::cli {
+namespace detail {
+
+template <class System>
+void run_fixed_step(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
+  FixedStepper stepper(settings.method.fixed_step);
+  const Interval& i = outcome.interval;
+  const IntegrationResult result =
+      outcome.audit ? integrate_const(stepper, system, y, i.t0, i.t_end, settings.step,
+                                      watch(system, *outcome.audit), settings.stop)
+                    : integrate_const(stepper, system, y, i.t0, i.t_end, settings.step, NoObserver{}, settings.stop);
+  outcome.steps = result.steps;
+  outcome.rhs_evaluations = result.rhs_evaluations;
+  outcome.end = result.end;
+  outcome.t_reached = result.t_reached;
+  outcome.t_diverged = result.t_diverged;
+}
+
+inline void record_counters(RunOutcome& outcome, const sun::SolverCounters& counters) {
+  outcome.solver_counters = counters;
+  outcome.steps = static_cast<std::size_t>(counters.steps);
+  outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
+}
+
+template <class System>
+void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
+  sun::CvodesOptions options = settings.cvodes;
+  options.method = settings.method.multistep;
+  if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
+  outcome.cvodes = options;
+  const Interval& i = outcome.interval;
+  try {
+    const sun::CvodesResult result =
+        outcome.audit ? sun::integrate_cvodes(system, y, i.t0, i.t_end, watch(system, *outcome.audit), options,
+                                              settings.stop)
+                      : sun::integrate_cvodes(system, y, i.t0, i.t_end, NoObserver{}, options, settings.stop);
+    record_counters(outcome, result.counters);
+    outcome.end = result.end;
+    outcome.t_reached = result.t_reached;
+  } catch (const sun::SolverFailure& failure) {
+    record_counters(outcome, failure.counters());
+    outcome.t_reached = failure.t();
+    throw;
+  }
+}
+
+template <class System>
+void run_idas(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
+  sun::IdasOptions options;
+  options.rtol = settings.cvodes.rtol;
+  options.atol = settings.cvodes.atol;
+  options.max_steps = settings.cvodes.max_steps;
+  options.initial_step = settings.cvodes.initial_step;
+  options.max_step = settings.cvodes.max_step;
+  options.z_mode = outcome.audit ? settings.cvodes.z_mode : sun::ZMode::State;
+  options.quadrature_error_control = settings.cvodes.quadrature_error_control;
+  options.form = settings.stabilization == Stabilization::Ggl ? sun::DaeForm::Ggl : sun::DaeForm::Index1;
+  if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
+  outcome.cvodes.z_mode = options.z_mode;
+  const Interval& i = outcome.interval;
+  try {
+    const sun::IdasResult result =
+        outcome.audit ? sun::integrate_idas(system, y, i.t0, i.t_end, watch(system, *outcome.audit), options,
+                                            settings.stop)
+                      : sun::integrate_idas(system, y, i.t0, i.t_end, NoObserver{}, options, settings.stop);
+    record_counters(outcome, result.counters);
+    outcome.end = result.end;
+    outcome.t_reached = result.t_reached;
+  } catch (const sun::SolverFailure& failure) {
+    record_counters(outcome, failure.counters());
+    outcome.t_reached = failure.t();
+    throw;
+  }
+}
+
+}  // namespace detail
+
+/// Integrates `system` from y over outcome.interval with the method of `settings`, watched by
+/// outcome.audit when there is one. A failure ends the run as RunEnd::Error with its message;
+/// it does not throw.
+template <class System>
+void run_system(RunOutcome& outcome, const System& system, Vector y, const RunSettings& settings) {
+  try {
+    switch (settings.method.kind) {
+      case MethodKind::FixedStep: detail::run_fixed_step(outcome, system, y, settings); break;
+      case MethodKind::Cvodes: detail::run_cvodes(outcome, system, y, settings); break;
+      case MethodKind::Idas:
+        if constexpr (requires { system.dae_terms(y.head(1), y.head(1), 0.0); }) {
+          detail::run_idas(outcome, system, y, settings);
+        } else {
+          throw InvalidArgument("idas needs a model with constraints");  // check_settings refuses it first
+        }
+        break;
+    }
+  } catch (const std::exception& e) {  // the model's own exceptions end the run the same way
+    outcome.end = RunEnd::Error;
+    outcome.error = e.what();
+    if (!settings.method.adaptive() && outcome.audit && outcome.audit->accepted_steps() > 0) {
+      outcome.steps = outcome.audit->accepted_steps() - 1;  // keep what was done
+      outcome.t_reached = outcome.audit->t_reached();
+    }
+  }
+}
+
+}  // namespace energy_audit::cli
