@@ -71,7 +71,7 @@ CLI::Validator assignment() {
         if (equals == std::string::npos || equals == 0) return "'" + text + "' is not NAME=VALUE";
         double value = 0;
         if (std::string error = read_number(text.substr(equals + 1), value); !error.empty()) {
-          return text.substr(0, equals) + ": " + error;
+          return "'" + text + "': " + error;
         }
         return {};
       },

@@ -513,6 +513,7 @@ int main(int argc, char** argv) {
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {
+    remove_previous_outputs(app);
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_status(exit_failure);
   }

@@ -1,7 +1,12 @@
 // The energy-audit command line as a user meets it: exit statuses, one-line errors naming the
 // bad argument, and the files it writes.
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -92,7 +97,6 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("run crane --no-such-option", "--no-such-option");
   expect_usage_error("run", "MODEL");
   expect_usage_error("compare crane --methods rk4,rk5", "rk5");
-  expect_usage_error("compare crane --steps 1e-2,,1e-3", "--steps");
   expect_usage_error("compare crane --steps 1e-2,-1e-3", "--step");
   expect_usage_error("compare no-such-model", "no-such-model");
   expect_usage_error("run crane --method cvode-bdf --rtol 0", "--rtol");
@@ -113,7 +117,6 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   // Guards against runs that would take hours or all memory, or fail only at their end.
   expect_usage_error("run crane --step 1e-300", "--step");
   expect_usage_error("run crane --t-end 1e300", "steps");
-  expect_usage_error("run crane --step 1e-7", "--every");                 // a 5.6 GB history
   expect_usage_error("run crane --method cvode-bdf --max-step 1e-300", "--max-step");
   expect_usage_error("run crane --method cvode-bdf --max-steps 9223372036854775808", "--max-steps");
   expect_usage_error("run crane --csv /nonexistent-dir/x.csv", "--csv");
@@ -122,20 +125,76 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("compare crane --methods rk4 --steps 1e-2 --plot /nonexistent-dir/p.png", "--plot");
   expect_usage_error("run crane --set m1=-4.5", "m1");
   expect_usage_error("run crane --set l=0", "l = 0");
+  expect_usage_error("run crane --method cvode-bdf --max-steps 18446744073709551617", "too large");  // not clamped
+  expect_usage_error("run crane --every 18446744073709551617", "--every");
+  expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 0,1e200", "--baumgarte");  // beta^2 overflows
+  expect_usage_error("run crane --csv ''", "--csv");  // an empty file name
 }
 
-BOOST_AUTO_TEST_CASE(missing_gnuplot_is_a_one_line_run_time_error) {
+BOOST_AUTO_TEST_CASE(an_unknown_command_is_named_with_the_commands) {
+  const Result r = energy_audit("bogus");
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(line_count(r.err) == 1u, r.err);
+  BOOST_TEST(r.err.find("'bogus'") != std::string::npos, r.err);
+  for (const char* command : {"list", "run", "compare"}) BOOST_TEST(r.err.find(command) != std::string::npos, command);
+}
+
+// Every option is either used by the run or refused, naming the option and why.
+BOOST_AUTO_TEST_CASE(options_that_do_not_apply_are_usage_errors) {
+  for (const char* option : {"--rtol 1e-6", "--atol 1e-9", "--max-steps 10", "--z-as quadrature",
+                             "--iteration fixed-point", "--initial-step 1e-4", "--max-step 1e-2"}) {
+    const std::string name = std::string(option).substr(0, std::string(option).find(' '));
+    expect_usage_error(std::string("run crane --method rk4 ") + option, name);  // a fixed-step method
+  }
+  expect_usage_error("run crane --method cvode-bdf --step 1e-3", "--step");
+  expect_usage_error("run crane-dae --method idas --step 1e-3", "--step");
+  expect_usage_error("run crane --method cvode-bdf --iteration newton", "--iteration");
+  expect_usage_error("run crane-dae --method idas --iteration newton", "--iteration");
+  expect_usage_error("run crane-dae --baumgarte 1,1", "--baumgarte");  // without --stabilize baumgarte
+  expect_usage_error("run crane-dae --stabilize ggl --method idas --baumgarte 1,1", "--baumgarte");
+  expect_usage_error("run crane --drift-threshold 1e-6", "--drift-threshold");  // no constraints
+  expect_usage_error("run crane --every 10", "--every");                        // no --csv to thin
+  expect_usage_error("run crane --no-audit --threshold 1e-6", "--threshold");
+  expect_usage_error("run crane --no-audit --fail-on-verdict", "--fail-on-verdict");
+  expect_usage_error("compare crane --methods rk4 --rtols 1e-6", "--rtols");
+  expect_usage_error("compare crane --methods cvode-bdf --steps 1e-3", "--steps");
+  expect_usage_error("compare crane --methods rk4,cvode-bdf --iteration newton", "--iteration");
+  expect_usage_error("compare crane --methods rk4 --z-as quadrature", "--z-as");
+  // ... and the same options where they apply are accepted.
+  BOOST_TEST(energy_audit("run crane --method cvode-adams --iteration fixed-point --rtol 1e-6 --t-end 0.5").status == 0);
+  BOOST_TEST(energy_audit("run crane-dae --stabilize baumgarte --baumgarte 1,1 --drift-threshold 1e-2 --t-end 0.5")
+                 .status == 0);
+}
+
+// The constraint drift is judged with δ_C: a wildly inconsistent start keeps C exact but fails.
+BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
+  const fs::path json = scratch_dir() / "drift.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --init phi=1e300 --json " + json.string()).status == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["delta_C"].get<double>() < 1e-3);
+  BOOST_TEST(j["max_constraint_drift"]["position"].get<double>() > 1.0);
+  BOOST_TEST(j["drift_threshold"].get<double>() == 1e-3);
+  BOOST_TEST(j["verdict"] == "fail");
+  const fs::path loose = scratch_dir() / "loose.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --init phi=1e300 --drift-threshold 1e4 --json " + loose.string())
+                         .status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(loose))["verdict"] == "pass");
+}
+
+BOOST_AUTO_TEST_CASE(missing_gnuplot_is_a_one_line_error_before_any_run) {
   const fs::path png = scratch_dir() / "no-gnuplot.png";
   BOOST_TEST(energy_audit("compare crane --methods rk4 --steps 1e-2 --plot " + png.string()).status == 0);
   const std::string no_path = "PATH=/nonexistent " + std::string(ENERGY_AUDIT_CLI) +
-                              " compare crane --methods rk4 --steps 1e-2 --plot " + png.string() + " >/dev/null 2>" +
-                              (scratch_dir() / "stderr.txt").string();
+                              " compare crane --methods rk4 --steps 1e-2 --plot " + png.string() + " >" +
+                              (scratch_dir() / "stdout.txt").string() + " 2>" + (scratch_dir() / "stderr.txt").string();
   const int raw = std::system(no_path.c_str());
   BOOST_TEST_REQUIRE(WIFEXITED(raw));
   BOOST_TEST(WEXITSTATUS(raw) == 1);
   const std::string err = read_file(scratch_dir() / "stderr.txt");
   BOOST_TEST(line_count(err) == 1u, err);
   BOOST_TEST(err.find("gnuplot") != std::string::npos, err);
+  BOOST_TEST(read_file(scratch_dir() / "stdout.txt").empty());  // no table: no run was made
+  BOOST_TEST(!fs::exists(png));  // nor is an earlier plot left under the name
 }
 
 BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
@@ -239,10 +298,18 @@ BOOST_AUTO_TEST_CASE(diverging_run_exits_one_and_keeps_its_history) {
   BOOST_TEST(j["final"]["t"].get<double>() < 5.0);
 }
 
-BOOST_AUTO_TEST_CASE(no_audit_runs_without_z_and_refuses_history_files) {
-  const Result r = energy_audit("run crane --no-audit");
+BOOST_AUTO_TEST_CASE(no_audit_runs_without_z_and_writes_counts_but_no_history) {
+  const fs::path json = scratch_dir() / "no-audit.json";
+  const Result r = energy_audit("run crane --no-audit --json " + json.string());
   BOOST_TEST(r.status == 0);
   BOOST_TEST(r.out.find("unaudited") != std::string::npos);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["steps"].get<int>() == 5000);
+  BOOST_TEST(j["rhs_evals"].get<int>() == 20000);
+  BOOST_TEST(j["wall_seconds"].get<double>() > 0.0);
+  BOOST_TEST(j["delta_C"].is_null());
+  BOOST_TEST(j["verdict"].is_null());
+  BOOST_TEST(j["audited"] == false);
   expect_usage_error("run crane --no-audit --csv x.csv", "--csv");
 }
 
@@ -308,7 +375,7 @@ BOOST_AUTO_TEST_CASE(compare_mixes_fixed_and_adaptive_methods_and_draws_plots) {
   BOOST_TEST_REQUIRE(r.status == 0, r.err);
   const auto rows = lines_of(read_file(csv));
   BOOST_TEST(rows.size() == 1u + 2u + 4u + 4u);
-  BOOST_TEST(rows[3].rfind("cvode-bdf,,0.0001,", 0) == 0u, rows[3]);
+  BOOST_TEST(rows[3].rfind("cvode-bdf,,1e-04,", 0) == 0u, rows[3]);
   for (const fs::path& png : {plot, plot_c}) {
     const std::string bytes = read_file(png);
     BOOST_TEST_REQUIRE(bytes.size() > 1000u, png);
@@ -343,4 +410,209 @@ BOOST_AUTO_TEST_CASE(compare_says_where_a_run_diverged) {
   const Result r = energy_audit("compare crane --methods euler,rk4 --steps 1e-2 --set s=1e12");
   BOOST_TEST_REQUIRE(r.status == 0);  // a compare finishes; its rows carry the verdicts
   BOOST_TEST(r.out.find("euler step 0.01: diverged at t = ") != std::string::npos, r.out);
+}
+
+namespace {
+
+struct Process {
+  int status = -1;         ///< the exit status, or 128 + the signal that ended it
+  long max_rss_kib = 0;    ///< its peak resident memory
+  std::string out, err;
+};
+
+/// Starts energy-audit with `arguments` as its argv (no shell) in directory `cwd`, its output
+/// in files there; returns its pid.
+pid_t start_cli(const std::vector<std::string>& arguments, const fs::path& cwd) {
+  const fs::path out = scratch_dir() / "spawn-stdout.txt", err = scratch_dir() / "spawn-stderr.txt";
+  std::vector<std::string> argv_storage{ENERGY_AUDIT_CLI};
+  argv_storage.insert(argv_storage.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out_fd < 0 || err_fd < 0 || ::chdir(cwd.c_str()) != 0) _exit(126);
+    ::dup2(out_fd, 1);
+    ::dup2(err_fd, 2);
+    ::execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+Process finish_cli(pid_t pid) {
+  int raw = 0;
+  struct rusage usage {};
+  BOOST_TEST_REQUIRE(::wait4(pid, &raw, 0, &usage) == pid);
+  Process p;
+  p.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  p.max_rss_kib = usage.ru_maxrss;
+  p.out = read_file(scratch_dir() / "spawn-stdout.txt");
+  p.err = read_file(scratch_dir() / "spawn-stderr.txt");
+  return p;
+}
+
+Process run_cli(const std::vector<std::string>& arguments, const fs::path& cwd) {
+  return finish_cli(start_cli(arguments, cwd));
+}
+
+/// A new empty directory for one test.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = scratch_dir() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::string> entries_of(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// Waits until a file whose name starts with `prefix` in `dir` holds at least `bytes`.
+bool wait_for_file(const fs::path& dir, const std::string& prefix, std::uintmax_t bytes) {
+  for (int attempt = 0; attempt < 3000; ++attempt) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      std::error_code error;
+      if (entry.path().filename().string().rfind(prefix, 0) == 0 && fs::file_size(entry.path(), error) >= bytes) {
+        return true;
+      }
+    }
+    ::usleep(10000);
+  }
+  return false;
+}
+
+}  // namespace
+
+// File names go to no shell and into no gnuplot command: each of these names gets exactly its
+// own file, and the commands they hold never run.
+BOOST_AUTO_TEST_CASE(file_names_are_never_run_as_commands) {
+  const fs::path dir = fresh_dir("names");
+  const std::vector<std::string> names{"`touch INJECTED1`.png", "$(touch INJECTED2).png",
+                                       "it's \"quoted\"; touch INJECTED3 .png", "new\nline `touch INJECTED4`.png"};
+  std::vector<std::string> expected;
+  for (const std::string& name : names) {
+    const Process p = run_cli({"compare", "crane", "--methods", "rk4", "--steps", "1e-2", "--plot", name}, dir);
+    BOOST_TEST(p.status == 0, name << ": " << p.err);
+    expected.push_back(name);
+  }
+  const Process c = run_cli({"compare", "crane", "--methods", "rk4,rk2", "--steps", "1e-2", "--plot-c",
+                             "c $(touch INJECTED5).png", "--csv", "t`touch INJECTED6`.csv"}, dir);
+  BOOST_TEST(c.status == 0, c.err);
+  const Process r = run_cli({"run", "crane", "--csv", "h;touch INJECTED7.csv", "--json", "'$(touch INJECTED8)'.json"}, dir);
+  BOOST_TEST(r.status == 0, r.err);
+  for (const char* name : {"c $(touch INJECTED5).png", "t`touch INJECTED6`.csv", "h;touch INJECTED7.csv",
+                           "'$(touch INJECTED8)'.json"}) {
+    expected.push_back(name);
+  }
+  std::sort(expected.begin(), expected.end());
+  BOOST_TEST(entries_of(dir) == expected, boost::test_tools::per_element());
+  for (const std::string& name : names) {
+    const std::string png = read_file(dir / name);
+    BOOST_TEST(png.substr(0, 8) == "\x89PNG\r\n\x1a\n", name);
+  }
+  for (const fs::path& place : {fs::current_path(), scratch_dir()}) {
+    for (const auto& entry : fs::directory_iterator(place)) {
+      BOOST_TEST(entry.path().filename().string().find("INJECTED") == std::string::npos, entry.path());
+    }
+  }
+}
+
+// A usage error creates no file, and leaves no earlier result under a name it was asked to write.
+BOOST_AUTO_TEST_CASE(a_usage_error_leaves_no_file_under_the_requested_names) {
+  const fs::path dir = fresh_dir("usage");
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"run", "crane", "--step", "0", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"run", "crane", "--t-end", "-1", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"run", "crane", "--rtol", "1e-6", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"compare", "crane", "--steps", "9", "--csv", "o.csv", "--plot", "o.json"}}) {
+    std::ofstream(dir / "o.csv") << "stale\n";
+    std::ofstream(dir / "o.json") << "{\"verdict\": \"pass\"}\n";
+    const Process p = run_cli(arguments, dir);
+    BOOST_TEST(p.status == 2, p.err);
+    BOOST_TEST(line_count(p.err) == 1u, p.err);
+    BOOST_TEST(entries_of(dir).empty(), arguments[2] << " " << arguments[3]);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(outputs_naming_one_file_and_unwritable_names_are_usage_errors_with_the_reason) {
+  const fs::path dir = fresh_dir("same");
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"run", "crane", "--csv", "x", "--json", "x"},
+        std::vector<std::string>{"run", "crane", "--csv", "x", "--json", "./x"},
+        std::vector<std::string>{"compare", "crane", "--csv", "p.png", "--plot", "p.png"}}) {
+    const Process p = run_cli(arguments, dir);
+    BOOST_TEST(p.status == 2, p.err);
+    BOOST_TEST(line_count(p.err) == 1u, p.err);
+    BOOST_TEST(p.err.find("--json") + p.err.find("--plot") != 2 * std::string::npos, p.err);
+  }
+  BOOST_TEST(entries_of(dir).empty());
+  const Process missing = run_cli({"run", "crane", "--csv", "no-such-dir/x.csv"}, dir);
+  BOOST_TEST(missing.status == 2);
+  BOOST_TEST(missing.err.find("No such file or directory") != std::string::npos, missing.err);
+  fs::create_directory(dir / "a-directory");
+  const Process directory = run_cli({"run", "crane", "--json", "a-directory"}, dir);
+  BOOST_TEST(directory.status == 2);
+  BOOST_TEST(directory.err.find("Is a directory") != std::string::npos, directory.err);
+  const Process empty = run_cli({"run", "crane", "--json", ""}, dir);
+  BOOST_TEST(empty.status == 2);
+  BOOST_TEST(empty.err.find("--json") != std::string::npos, empty.err);
+}
+
+// SIGINT and SIGTERM stop at a step boundary: the history so far is written, the run says where
+// it stopped, and the exit status is 128 + the signal. While the run goes, no earlier file
+// stands under the requested names.
+BOOST_AUTO_TEST_CASE(an_interrupted_run_writes_its_history_and_exits_with_the_signal) {
+  for (const int signal_number : {SIGINT, SIGTERM}) {
+    const fs::path dir = fresh_dir("interrupt");
+    std::ofstream(dir / "h.json") << "{\"verdict\": \"pass\"}\n";
+    const pid_t pid = start_cli({"run", "crane", "--t-end", "2e4", "--csv", "h.csv", "--json", "h.json"}, dir);
+    BOOST_TEST_REQUIRE(wait_for_file(dir, ".h.csv.", 1u << 20));  // streaming under its temporary name
+    BOOST_TEST(!fs::exists(dir / "h.json"));  // the stale "pass" is gone
+    BOOST_TEST(!fs::exists(dir / "h.csv"));
+    ::kill(pid, signal_number);
+    const Process p = finish_cli(pid);
+    BOOST_TEST(p.status == 128 + signal_number, p.err);
+    BOOST_TEST(line_count(p.err) == 1u, p.err);
+    BOOST_TEST(p.err.find("interrupted at t = ") != std::string::npos, p.err);
+    const auto j = nlohmann::json::parse(read_file(dir / "h.json"));
+    BOOST_TEST(j["verdict"] == "interrupted");
+    BOOST_TEST(j["end"] == "interrupted");
+    const double t = j["t_reached"].get<double>();
+    BOOST_TEST(t > 0.0);
+    BOOST_TEST(t < 2e4);
+    BOOST_TEST(j["final"]["t"].get<double>() == t);
+    const auto rows = lines_of(read_file(dir / "h.csv"));
+    BOOST_TEST_REQUIRE(rows.size() > 2u);
+    BOOST_TEST(std::stod(rows.back().substr(0, rows.back().find(','))) == t);
+    BOOST_TEST(rows.size() == 2u + j["steps"].get<std::size_t>());  // header, t0, every step
+    BOOST_TEST((entries_of(dir) == std::vector<std::string>{"h.csv", "h.json"}));  // no temporary left
+  }
+  const fs::path dir = fresh_dir("interrupt-compare");
+  const pid_t pid = start_cli({"compare", "crane", "--methods", "rk4,rk2", "--steps", "1e-4", "--t-end", "2000",
+                               "--csv", "c.csv"}, dir);
+  ::usleep(300000);
+  ::kill(pid, SIGTERM);
+  const Process p = finish_cli(pid);
+  BOOST_TEST(p.status == 143, p.err);
+  const auto rows = lines_of(read_file(dir / "c.csv"));
+  BOOST_TEST_REQUIRE(rows.size() == 2u);  // the header and the interrupted rk4 run; rk2 never started
+  BOOST_TEST(rows[1].find(",interrupted,") != std::string::npos, rows[1]);
+  BOOST_TEST(p.out.find("1 of 2 runs not started") != std::string::npos, p.out);
+}
+
+// The CSV streams to disk: a long run's memory does not grow with its rows (10^6 rows of 14
+// doubles would be 112 MB in memory).
+BOOST_AUTO_TEST_CASE(a_long_history_streams_to_disk_in_bounded_memory) {
+  const fs::path dir = fresh_dir("long");
+  const Process p = run_cli({"run", "crane", "--t-end", "1000", "--csv", "long.csv"}, dir);
+  BOOST_TEST_REQUIRE(p.status == 0, p.err);
+  BOOST_TEST(fs::file_size(dir / "long.csv") > 112'000'000u);
+  BOOST_TEST(p.max_rss_kib < 60'000, p.max_rss_kib << " KiB");
+  fs::remove(dir / "long.csv");
 }

@@ -3,8 +3,6 @@
 /// EnergyAudit core: models, the energy audit and the fixed-step module, in one include.
 
 #include "energy_audit/all_finite.hpp"
-#include "energy_audit/any_multiplier_system.hpp"
-#include "energy_audit/any_system.hpp"
 #include "energy_audit/audit.hpp"
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/derived_accelerations.hpp"

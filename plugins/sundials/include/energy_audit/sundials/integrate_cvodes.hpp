@@ -7,7 +7,7 @@
 /// System: size() = 2n + 1 with Z last (2n when carries_energy_flow() is false); operator()(y,
 /// dydt, t) for all of y; motion_rates(y, dydt, t) for the first size() - 1 entries;
 /// energy_flow_rate(y, t) = Ż.
-/// LagrangeSystem (EnergyFlow::Carried) and AnySystem are such systems.
+/// LagrangeSystem and MultiplierSystem are such systems.
 
 #include <string>
 #include <utility>

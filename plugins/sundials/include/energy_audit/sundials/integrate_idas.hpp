@@ -5,7 +5,7 @@
 /// y = [q, v, Z] (IDAS is stepped one step at a time up to the stop time t1).
 ///
 /// System: dofs(), constraint_count(), holonomic(), size() = 2n + 1,
-/// dae_terms(q, v, t) -> DaeTerms, sample(y, t). MultiplierSystem and AnyMultiplierSystem are such.
+/// dae_terms(q, v, t) -> DaeTerms, sample(y, t). MultiplierSystem is such a system.
 ///
 /// Consistent initial values: for the index-1 form IDACalcIC computes λ(t0) and Y'(t0) from
 /// q(t0), v(t0); for GGL, where IDACalcIC cannot (Φ and ψ involve no unknown of it), they come
