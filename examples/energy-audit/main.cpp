@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
@@ -15,9 +16,12 @@
 #include <CLI/CLI.hpp>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/history.hpp>
 
+#include "drift_envelope.hpp"
 #include "methods.hpp"
 #include "model_registry.hpp"
+#include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
 #include "run_model.hpp"
@@ -140,6 +144,36 @@ struct AdaptiveOptions {
     return o;
   }
 };
+
+/// δ_C against the work of every finished run, for --plot.
+std::vector<WorkPrecisionPoint> work_precision_points(const std::vector<ComparisonRow>& rows) {
+  std::vector<WorkPrecisionPoint> points;
+  for (const ComparisonRow& row : rows) {
+    const RunOutcome& run = row.run;
+    if (!run.finished() || !run.audit) continue;
+    points.push_back({run.method.name, static_cast<double>(run.rhs_evaluations), run.audit->relative_drift()});
+  }
+  return points;
+}
+
+/// |C(t) − C(t0)| of every run that kept a history, for --plot-c.
+std::vector<DriftCurve> drift_curves(const std::vector<ComparisonRow>& rows) {
+  std::vector<DriftCurve> curves;
+  for (const ComparisonRow& row : rows) {
+    const RunOutcome& run = row.run;
+    if (!run.audit || run.audit->history().rows() < 2) continue;
+    const History& history = run.audit->history();
+    const std::size_t c_column = history.layout().multiplier_offset() - 1;  // C ends the energies
+    DriftEnvelope envelope(run.interval.t0, run.interval.t_end);
+    for (std::size_t r = 0; r < history.rows(); ++r) {
+      envelope.add(history.row(r)[0], std::abs(history.row(r)[c_column] - run.audit->initial_control()));
+    }
+    std::ostringstream label;
+    label << (run.method.adaptive() ? "rtol=" : "h=") << run.resolution();
+    curves.push_back({run.method.name, label.str(), envelope.points()});
+  }
+  return curves;
+}
 
 int list_command() {
   std::printf("Models:\n");
@@ -287,8 +321,16 @@ struct CompareCommand {
     std::cout << "model " << model.name << "\n";
     print_comparison(std::cout, rows);
     if (!csv.empty()) write_comparison_csv(csv, rows);
-    if (!plot.empty()) plot_work_precision(plot, model.name, rows);
-    if (!plot_c.empty()) plot_control_drift(plot_c, model.name, rows);
+    if (!plot.empty()) {
+      OutputFile png(plot);
+      plot_work_precision(png, model.name, work_precision_points(rows), base.audit.threshold);
+      png.commit();
+    }
+    if (!plot_c.empty()) {
+      OutputFile png(plot_c);
+      plot_control_drift(png, model.name, drift_curves(rows));
+      png.commit();
+    }
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {
         if (row.run.verdict() != "pass") return exit_verdict;
