@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -219,19 +220,29 @@ BOOST_AUTO_TEST_CASE(symbolic_link_target_replaces_the_file_it_names) {
 }
 
 BOOST_AUTO_TEST_CASE(devices_are_written_in_place_never_replaced) {
-  {
-    OutputFile null("/dev/null");
-    null.write("discarded");
-    null.commit();
+  // Root could rename over /dev/null itself if this code failed: as root the test uses its own
+  // copies of /dev/null and /dev/full (mknod); as anyone else the real ones, which it cannot
+  // replace.
+  const fs::path dir = fresh_dir("devices");
+  fs::path null = "/dev/null", full = "/dev/full";
+  if (::geteuid() == 0) {
+    null = dir / "null";
+    full = dir / "full";
+    BOOST_TEST_REQUIRE(::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0, std::strerror(errno));
+    BOOST_TEST_REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, ::makedev(1, 7)) == 0, std::strerror(errno));
   }
-  BOOST_TEST(fs::is_character_file("/dev/null"));
+  {
+    OutputFile file(null.string());
+    file.write("discarded");
+    file.commit();
+  }
+  BOOST_TEST(fs::is_character_file(null));
   // /dev/full fails every write with ENOSPC: the error names the file and the reason.
-  OutputFile full("/dev/full");
-  full.write("lost");
-  const std::string message = message_of([&] { full.commit(); });
-  BOOST_TEST(contains(message, "'/dev/full'"), message);
-  BOOST_TEST(contains(message, std::strerror(ENOSPC)), message);
-  BOOST_TEST(fs::is_character_file("/dev/full"));
+  OutputFile file(full.string());
+  file.write("lost");
+  const std::string message = message_of([&] { file.commit(); });
+  BOOST_TEST(message == "cannot write '" + full.string() + "': " + std::strerror(ENOSPC));
+  BOOST_TEST(fs::is_character_file(full));
 }
 
 BOOST_AUTO_TEST_CASE(missing_directory_directory_target_and_empty_name_are_refused_with_the_reason) {
@@ -545,8 +556,10 @@ BOOST_AUTO_TEST_CASE(plots_work_with_standard_descriptors_closed, *boost::unit_t
 
 BOOST_AUTO_TEST_CASE(failing_gnuplot_reports_its_message_and_leaves_no_file) {
   const fs::path dir = fresh_dir("failing");
-  struct sigaction before {};
-  ::sigaction(SIGPIPE, nullptr, &before);
+  // SIGPIPE at its default: a write into a gnuplot that has exited would kill this process.
+  struct sigaction original {}, at_default {};
+  at_default.sa_handler = SIG_DFL;
+  ::sigaction(SIGPIPE, &at_default, &original);
   struct Case {
     std::string fake;
     std::string expected;
@@ -577,8 +590,8 @@ BOOST_AUTO_TEST_CASE(failing_gnuplot_reports_its_message_and_leaves_no_file) {
     BOOST_TEST(entries(dir).empty());
   }
   struct sigaction after {};
-  ::sigaction(SIGPIPE, nullptr, &after);
-  BOOST_TEST((after.sa_handler == before.sa_handler));  // restored
+  ::sigaction(SIGPIPE, &original, &after);
+  BOOST_TEST((after.sa_handler == SIG_DFL));  // restored after each plot
 
   const ScopedPath path("/nonexistent");
   OutputFile file((dir / "p.png").string());
