@@ -1,116 +1,432 @@
 #include "plots.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <iomanip>
-#include <limits>
+#include <cstdlib>
+#include <cstring>
 #include <map>
-#include <sstream>
+#include <utility>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/history.hpp>
+
+extern char** environ;
 
 namespace energy_audit::cli {
 namespace {
 
-std::string label_of(const RunOutcome& run) {
-  std::ostringstream label;
-  label << run.method.name << (run.method.adaptive() ? " rtol=" : " h=") << run.resolution();
-  return label.str();
-}
+const char* const not_found = "gnuplot not found: install the Debian package gnuplot-nox to draw ";
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+/// A gnuplot string literal: single-quoted, where gnuplot substitutes neither backquotes nor
+/// macros, with ' doubled. A line break would end gnuplot's command, so control characters
+/// become spaces.
+std::string literal(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\'') {
+      out += "''";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += ' ';
+    } else {
+      out += c;
+    }
   }
-  return out + "\"";
+  return out + "'";
 }
 
-/// Runs gnuplot on `script`. gnuplot's own messages are dropped: the one line we print names
-/// what failed (the output path was checked to be writable before the runs).
-void run_gnuplot(const std::string& script, const std::string& png_path) {
-  // Without gnuplot the shell closes the pipe; writing to it must not kill us with SIGPIPE.
-  std::signal(SIGPIPE, SIG_IGN);
-  FILE* pipe = popen("gnuplot 2>/dev/null", "w");
-  if (!pipe) throw energy_audit::Error("cannot start a shell to run gnuplot");
-  std::fputs(script.c_str(), pipe);
-  const int status = pclose(pipe);
-  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-    throw energy_audit::Error("gnuplot not found: install the Debian package gnuplot-nox to draw '" + png_path + "'");
+/// Shortest text that reads back as `value`, whatever the locale.
+std::string number(double value) {
+  std::array<char, 32> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  return std::string(text.data(), result.ptr);
+}
+
+/// "1e-3", "2.5e-4": how a threshold reads in a legend.
+std::string short_scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6e", value);
+  std::string mantissa(text, std::strchr(text, 'e'));
+  if (mantissa.find('.') != std::string::npos) {
+    mantissa.erase(mantissa.find_last_not_of('0') + 1);
+    if (mantissa.back() == '.') mantissa.pop_back();
   }
-  if (status != 0) throw energy_audit::Error("gnuplot failed to draw '" + png_path + "'");
+  const int exponent = std::atoi(std::strchr(text, 'e') + 1);
+  return exponent == 0 ? mantissa : mantissa + "e" + std::to_string(exponent);
 }
 
-std::string preamble(const std::string& png_path, const std::string& title) {
-  std::ostringstream s;
-  s << "set terminal pngcairo size 1000,700 noenhanced\n"
-    << "set output " << quoted(png_path) << "\n"
-    << "set title " << quoted(title) << "\n"
-    << "set grid\nset key outside right\n";
-  return s.str();
+bool drawable(double value) { return std::isfinite(value) && value > 0; }
+
+/// Colours told apart also by colour-blind readers (Okabe and Ito), without the yellow that
+/// vanishes on white.
+constexpr std::array<const char*, 8> colours{"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                             "#E69F00", "#56B4E9", "#000000", "#999999"};
+constexpr std::array<int, 6> point_types{7, 5, 9, 11, 13, 15};  // filled circle, square, triangles, diamond, pentagon
+
+/// The k-th of several lines on one set of axes: its colour, then its dash type once the
+/// colours are used up, so no two of 40 lines look alike.
+std::string line_style(std::size_t k) {
+  return "lc rgb '" + std::string(colours[k % colours.size()]) + "' dt " + std::to_string(k / colours.size() % 5 + 1);
+}
+
+/// Restores SIGPIPE's disposition on leaving the scope that ignores it.
+class SigpipeIgnored {
+ public:
+  SigpipeIgnored() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, &previous_);
+  }
+  ~SigpipeIgnored() { ::sigaction(SIGPIPE, &previous_, nullptr); }
+  SigpipeIgnored(const SigpipeIgnored&) = delete;
+  SigpipeIgnored& operator=(const SigpipeIgnored&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
+
+[[noreturn]] void cannot_run(int error) { throw Error(std::string("cannot run gnuplot: ") + std::strerror(error)); }
+
+/// A close-on-exec copy of `fd` numbered 3 or more. gnuplot's file actions put the pipes and
+/// the image on 0, 1 and 2; sources above those cannot be overwritten by one another, even when
+/// this process runs with a standard descriptor closed.
+int copy_above_standard(int fd) {
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (copy < 0) cannot_run(errno);
+  return copy;
+}
+
+/// A descriptor closed on destruction.
+struct Descriptor {
+  int fd;
+  explicit Descriptor(int descriptor) : fd(descriptor) {}
+  ~Descriptor() { ::close(fd); }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+};
+
+/// Both ends of a pipe, numbered 3 or more, closed on exec and on destruction.
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  Pipe() {
+    int ends[2];
+    if (::pipe2(ends, O_CLOEXEC) != 0) cannot_run(errno);
+    read = ends[0];
+    write = ends[1];
+    for (int* end : {&read, &write}) {
+      if (*end < 3) {
+        const int low = *end;
+        *end = ::fcntl(low, F_DUPFD_CLOEXEC, 3);
+        ::close(low);
+        if (*end < 0) cannot_run(errno);
+      }
+    }
+  }
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  void close_read() {
+    if (read >= 0) ::close(std::exchange(read, -1));
+  }
+  void close_write() {
+    if (write >= 0) ::close(std::exchange(write, -1));
+  }
+};
+
+/// posix_spawn's file actions and attributes, destroyed on leaving the scope.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+/// Whether `line` is one of gnuplot's own messages: `line 12: ...` or `"-" line 12: ...`.
+bool numbered(const std::string& line) {
+  std::size_t at = 0;
+  if (!line.empty() && line[0] == '"') {
+    at = line.find("\" ", 1);
+    if (at == std::string::npos) return false;
+    at += 2;
+  }
+  if (line.compare(at, 5, "line ") != 0) return false;
+  std::size_t digits = at + 5;
+  while (digits < line.size() && line[digits] >= '0' && line[digits] <= '9') ++digits;
+  return digits > at + 5 && digits < line.size() && line[digits] == ':';
+}
+
+/// The line of gnuplot's stderr that says what went wrong: the first numbered message that is
+/// not a warning (gnuplot echoes the command and a caret before it), else the first warning,
+/// else the first line that is not blank or a caret.
+std::string gnuplot_message(const std::string& errors) {
+  std::string error_line, warning_line, other_line;
+  std::size_t start = 0;
+  while (start < errors.size()) {
+    std::size_t end = errors.find('\n', start);
+    if (end == std::string::npos) end = errors.size();
+    std::string line = errors.substr(start, end - start);
+    start = end + 1;
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    line = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+    if (line.find_first_not_of("^ \t") == std::string::npos) continue;
+    const bool warning = line.find("warning:") != std::string::npos || line.find("Warning:") != std::string::npos;
+    if (numbered(line) && !warning && error_line.empty()) error_line = line;
+    if (warning && warning_line.empty()) warning_line = line;
+    if (other_line.empty()) other_line = line;
+  }
+  std::string message = !error_line.empty() ? error_line : !warning_line.empty() ? warning_line : other_line;
+  for (char& c : message) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return message;
+}
+
+/// Runs gnuplot on `script` with the image going to `png`: no shell, no file name in the script.
+void run_gnuplot(const std::string& script, OutputFile& png) {
+  const int image = png.descriptor();
+  Pipe input, errors;
+  const Descriptor image_copy{copy_above_standard(image)};
+  SpawnSetup setup;
+  for (const auto& [from, to] : {std::pair{input.read, STDIN_FILENO}, std::pair{image_copy.fd, STDOUT_FILENO},
+                                 std::pair{errors.write, STDERR_FILENO}}) {
+    if (const int error = posix_spawn_file_actions_adddup2(&setup.actions, from, to)) cannot_run(error);
+  }
+  // gnuplot starts with SIGPIPE at its default and nothing blocked, whatever this process does.
+  sigset_t defaults, unblocked;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigemptyset(&unblocked);
+  posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
+  posix_spawnattr_setsigmask(&setup.attributes, &unblocked);
+  posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+  char program[] = "gnuplot";
+  char* const argv[] = {program, nullptr};
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, program, &setup.actions, &setup.attributes, argv, environ);
+  if (spawned == ENOENT) throw Error(std::string(not_found) + quoted_path(png.target()));
+  if (spawned != 0) cannot_run(spawned);
+  input.close_read();
+  errors.close_write();
+
+  // The script goes in while gnuplot's messages come out: waiting on either pipe alone could
+  // block both processes once the other pipe is full. A gnuplot that exits early closes its
+  // input; the write then fails with EPIPE instead of killing this process.
+  const SigpipeIgnored sigpipe_ignored;
+  ::fcntl(input.write, F_SETFL, ::fcntl(input.write, F_GETFL) | O_NONBLOCK);
+  std::string messages;
+  constexpr std::size_t max_messages = 64 * 1024;
+  std::size_t sent = 0;
+  if (script.empty()) input.close_write();
+  while (input.write >= 0 || errors.read >= 0) {
+    pollfd watched[2] = {{input.write, POLLOUT, 0}, {errors.read, POLLIN, 0}};
+    if (::poll(watched, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      input.close_write();  // gnuplot sees the end of its script and exits
+      errors.close_read();
+      break;
+    }
+    if (watched[0].revents != 0) {
+      const ssize_t written = ::write(input.write, script.data() + sent, script.size() - sent);
+      if (written > 0) sent += static_cast<std::size_t>(written);
+      if ((written < 0 && errno != EAGAIN && errno != EINTR) || sent == script.size()) input.close_write();
+    }
+    if (watched[1].revents != 0) {
+      char chunk[4096];
+      const ssize_t got = ::read(errors.read, chunk, sizeof chunk);
+      if (got > 0 && messages.size() < max_messages) messages.append(chunk, static_cast<std::size_t>(got));
+      if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) errors.close_read();
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw Error(std::string("cannot wait for gnuplot: ") + std::strerror(errno));
+  }
+
+  const std::string failed = "gnuplot failed to draw " + quoted_path(png.target()) + ": ";
+  if (WIFSIGNALED(status)) throw Error(failed + "killed by signal " + std::to_string(WTERMSIG(status)));
+  if (WEXITSTATUS(status) != 0) {
+    const std::string message = gnuplot_message(messages);
+    throw Error(failed + (message.empty() ? "exit status " + std::to_string(WEXITSTATUS(status)) : message));
+  }
+  struct stat written {};
+  if (::fstat(image, &written) == 0 && S_ISREG(written.st_mode) && written.st_size == 0) {
+    throw Error(failed + "it wrote no image");
+  }
+}
+
+/// "[1e-12:1e-2]": the whole decades around [low, high] (at least one), for a log axis.
+std::string decades(double low, double high) {
+  const double first = std::floor(std::log10(low));
+  const double last = std::max(std::ceil(std::log10(high)), first + 1);
+  std::string range = "[";  // appended, not "[" + ...: g++ 12 warns falsely (-Wrestrict) on that
+  range += number(std::pow(10.0, first));
+  range += ":";
+  range += number(std::pow(10.0, last));
+  return range + "]";
+}
+
+/// The terminal: a PNG on stdout (no `set output`), names drawn as they are (noenhanced).
+std::string terminal(int width, int height) {
+  return "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
+         " noenhanced font ',10'\n";
+}
+
+/// `name` << EOD ... EOD with the points a log scale can show in y (and in x when `log_x`).
+std::string datablock(const std::string& name, const std::vector<std::pair<double, double>>& points, bool log_x) {
+  std::string block = name + " << EOD\n";
+  for (const auto& [x, y] : points) {
+    if (!std::isfinite(x) || (log_x && !(x > 0)) || !drawable(y)) continue;
+    block += number(x) + " " + number(y) + "\n";
+  }
+  return block + "EOD\n";
+}
+
+/// Names in order of first appearance, with the indices of their items.
+template <class Item>
+std::vector<std::pair<std::string, std::vector<std::size_t>>> group_by_method(const std::vector<Item>& items) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto [where, added] = index.try_emplace(items[i].method, groups.size());
+    if (added) groups.push_back({items[i].method, {}});
+    groups[where->second].second.push_back(i);
+  }
+  return groups;
 }
 
 }  // namespace
 
-void plot_work_precision(const std::string& png_path, const std::string& model,
-                         const std::vector<ComparisonRow>& rows) {
-  std::map<std::string, std::vector<const RunOutcome*>> by_method;
-  std::vector<std::string> order;
-  for (const ComparisonRow& row : rows) {
-    const RunOutcome& run = row.run;
-    if (!run.finished() || !run.audit || !(run.audit->relative_drift() > 0)) continue;
-    if (!by_method.count(run.method.name)) order.push_back(run.method.name);
-    by_method[run.method.name].push_back(&run);
+void require_gnuplot(std::string_view option) {
+  // The search posix_spawnp makes: PATH, or the system's default path when PATH is unset; an
+  // empty entry is the current directory.
+  std::string path;
+  if (const char* variable = std::getenv("PATH")) {
+    path = variable;
+  } else {
+    path.resize(::confstr(_CS_PATH, nullptr, 0));
+    ::confstr(_CS_PATH, path.data(), path.size());
+    path.resize(std::strlen(path.c_str()));
   }
-  std::ostringstream s;
-  s << std::setprecision(17) << preamble(png_path, "work-precision: " + model)
-    << "set logscale xy\nset format y \"%.0e\"\nset xlabel \"right-hand-side evaluations\"\n"
-    << "set ylabel \"delta_C\"\n";
-  for (std::size_t m = 0; m < order.size(); ++m) {
-    s << "$m" << m << " << EOD\n";
-    for (const RunOutcome* run : by_method[order[m]]) s << run->rhs_evaluations << " " << run->audit->relative_drift() << "\n";
-    s << "EOD\n";
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string directory = end == start ? "." : path.substr(start, end - start);
+    const std::string candidate = directory + "/gnuplot";
+    struct stat status {};
+    if (::stat(candidate.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
+        ::faccessat(AT_FDCWD, candidate.c_str(), X_OK, AT_EACCESS) == 0) {
+      return;
+    }
+    start = end + 1;
   }
-  if (order.empty()) throw energy_audit::Error("nothing to plot: no finished run with delta_C > 0");
-  s << "plot ";
-  for (std::size_t m = 0; m < order.size(); ++m) {
-    s << (m ? ", " : "") << "$m" << m << " with linespoints title " << quoted(order[m]);
-  }
-  s << "\n";
-  run_gnuplot(s.str(), png_path);
+  throw Error(not_found + std::string(option));
 }
 
-void plot_control_drift(const std::string& png_path, const std::string& model,
-                        const std::vector<ComparisonRow>& rows) {
-  std::ostringstream s;
-  s << std::setprecision(17) << preamble(png_path, "|C(t) - C(t0)|: " + model)
-    << "set logscale y\nset format y \"%.0e\"\nset xlabel \"t [s]\"\nset ylabel \"|C(t) - C(t0)| [J]\"\n";
-  std::vector<std::string> titles;
-  for (const ComparisonRow& row : rows) {
-    const RunOutcome& run = row.run;
-    if (!run.audit || run.audit->history().rows() < 2) continue;
-    const History& history = run.audit->history();
-    const std::size_t c_column = history.layout().multiplier_offset() - 1;  // C ends the energies
-    s << "$r" << titles.size() << " << EOD\n";
-    for (std::size_t r = 0; r < history.rows(); ++r) {
-      const double drift = std::abs(history.row(r)[c_column] - run.audit->initial_control());
-      if (drift > 0 && std::isfinite(drift)) s << history.row(r)[0] << " " << drift << "\n";
+void plot_work_precision(OutputFile& png, const std::string& model, const std::vector<WorkPrecisionPoint>& points,
+                         double threshold) {
+  std::string data, plot;
+  std::size_t drawn = 0;
+  double x_min = INFINITY, x_max = -INFINITY;
+  for (const auto& [method, indices] : group_by_method(points)) {
+    std::vector<std::pair<double, double>> xy;
+    for (std::size_t i : indices) {
+      if (drawable(points[i].rhs_evaluations) && drawable(points[i].delta_C)) {
+        xy.emplace_back(points[i].rhs_evaluations, points[i].delta_C);
+        x_min = std::min(x_min, points[i].rhs_evaluations);
+        x_max = std::max(x_max, points[i].rhs_evaluations);
+      }
     }
-    s << "EOD\n";
-    titles.push_back(label_of(run));
+    if (xy.empty()) continue;
+    const std::string name = "$m" + std::to_string(drawn);
+    data += datablock(name, xy, true);
+    plot += (drawn ? ", " : "plot ") + name + " with linespoints " + line_style(drawn) + " pt " +
+            std::to_string(point_types[drawn % point_types.size()]) + " ps 1.2 lw 1.5 title " + literal(method);
+    ++drawn;
   }
-  if (titles.empty()) throw energy_audit::Error("nothing to plot: no run kept a history");
-  s << "plot ";
-  for (std::size_t r = 0; r < titles.size(); ++r) {
-    s << (r ? ", " : "") << "$r" << r << " with lines title " << quoted(titles[r]);
+  if (drawn == 0) throw Error("nothing to plot: no finished run with delta_C > 0");
+  if (drawable(threshold)) {
+    plot += ", " + number(threshold) + " with lines lc rgb 'black' dt 2 lw 1.5 title " +
+            literal("threshold " + short_scientific(threshold));
   }
-  s << "\n";
-  run_gnuplot(s.str(), png_path);
+  // Whole decades in x: the threshold line, sampled over the x range, then spans the frame.
+  const std::string script = terminal(1000, 700) + "set title " + literal("work-precision: " + model) + "\n" +
+                             "set grid\nset key outside right\nset logscale xy\nset format y '%.0e'\n"
+                             "set xlabel 'right-hand-side evaluations'\nset ylabel 'delta_C'\n" +
+                             "set xrange " + decades(x_min, x_max) + "\n" + data + plot + "\n";
+  run_gnuplot(script, png);
+}
+
+void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves) {
+  // One panel per method: 18 or 26 curves on one set of axes cannot be told apart by colour, and
+  // the runs of one method (its steps or rtols) are the ones a reader compares line by line;
+  // the panels share their axes, so methods compare by position. Within a panel, line_style
+  // keeps up to 40 runs distinct.
+  double t_min = INFINITY, t_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
+  std::string data;
+  std::vector<bool> has_data(curves.size(), false);
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    for (const auto& [t, value] : curves[c].points) {
+      if (!std::isfinite(t) || !drawable(value)) continue;
+      has_data[c] = true;
+      t_min = std::min(t_min, t);
+      t_max = std::max(t_max, t);
+      y_min = std::min(y_min, value);
+      y_max = std::max(y_max, value);
+    }
+    if (has_data[c]) data += datablock("$r" + std::to_string(c), curves[c].points, false);
+  }
+  if (!(y_max > 0)) throw Error("nothing to plot: no run has |C(t) - C(t0)| > 0");
+  if (!(t_max > t_min)) t_max = t_min + 1;
+
+  const auto groups = group_by_method(curves);
+  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(groups.size()))));
+  const int rows = static_cast<int>((groups.size() + static_cast<std::size_t>(columns) - 1) / static_cast<std::size_t>(columns));
+  std::string script = terminal(std::max(1000, 560 * columns), std::max(700, 420 * rows)) +
+                       "set logscale y\nset format x '%g'\nset format y '%.0e'\nset grid\n"
+                       "set key below horizontal\nset xlabel 't [s]'\nset ylabel '|C(t) - C(t0)| [J]'\n"
+                       "set xrange [" + number(t_min) + ":" + number(t_max) + "]\n"
+                       "set yrange " + decades(y_min, y_max) + "\n" +
+                       data + "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) +
+                       " title " + literal("|C(t) - C(t0)|: " + model) + "\n";
+  for (const auto& [method, indices] : groups) {
+    script += "set title " + literal(method) + "\n";
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const std::size_t c = indices[k];
+      const std::string source = has_data[c] ? "$r" + std::to_string(c) : "NaN";
+      const std::string label = has_data[c] ? curves[c].label : curves[c].label + " (nothing > 0)";
+      script += (k ? ", " : "plot ") + source + " with lines " + line_style(k) + " lw 1.5 title " + literal(label);
+    }
+    script += "\n";
+  }
+  script += "unset multiplot\n";
+  run_gnuplot(script, png);
 }
 
 }  // namespace energy_audit::cli

@@ -1,20 +1,53 @@
 #pragma once
 /// \file
-/// Plots of a comparison, drawn by gnuplot (Debian package gnuplot-nox) as PNG files.
+/// Plots of a comparison as PNG images, drawn by gnuplot (Debian package gnuplot-nox).
+///
+/// gnuplot runs without a shell (posix_spawnp), reads its script from a pipe and writes the
+/// image to the OutputFile's descriptor: no file name ever reaches gnuplot's command language,
+/// and titles (model and method names) go in single-quoted strings, where gnuplot substitutes
+/// nothing. When gnuplot fails, the error carries the first line of its own message.
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
-#include "report.hpp"
+#include "output_file.hpp"
 
 namespace energy_audit::cli {
 
-/// Work–precision diagram: δ_C against right-hand-side evaluations, log–log, one line per method.
-void plot_work_precision(const std::string& png_path, const std::string& model,
-                         const std::vector<ComparisonRow>& rows);
+/// One run of the work–precision diagram.
+struct WorkPrecisionPoint {
+  std::string method;
+  double rhs_evaluations;
+  double delta_C;
+};
 
-/// |C(t) − C(t0)| of every run that kept a history, log scale, one line per run.
-void plot_control_drift(const std::string& png_path, const std::string& model,
-                        const std::vector<ComparisonRow>& rows);
+/// |C(t) − C(t0)| of one run (e.g. DriftEnvelope::points()), drawn in its method's panel under
+/// `label` ("h=0.001", "rtol=1e-06").
+struct DriftCurve {
+  std::string method;
+  std::string label;
+  std::vector<std::pair<double, double>> points;  ///< (t, value) in time order
+};
+
+/// Throws energy_audit::Error("gnuplot not found: install the Debian package gnuplot-nox to
+/// draw --plot") unless an executable gnuplot is on PATH; the command line calls it before any
+/// run, so a missing gnuplot does not cost the runs.
+void require_gnuplot(std::string_view option);
+
+/// δ_C against right-hand-side evaluations, log–log, one line per method (in order of first
+/// appearance, each through its points in the given order), and `threshold` as a horizontal
+/// dashed line labelled "threshold 1e-3". Points that a log scale cannot show (≤ 0 or not
+/// finite) are left out, and so is a threshold of 0. Throws energy_audit::Error when nothing is
+/// left to draw or gnuplot fails; `png` is left uncommitted.
+void plot_work_precision(OutputFile& png, const std::string& model, const std::vector<WorkPrecisionPoint>& points,
+                         double threshold);
+
+/// |C(t) − C(t0)| on a log scale: a grid of panels, one per method (in order of first
+/// appearance), sharing their axes, each with its runs' labels in the key. A curve with no value
+/// > 0 is named in its panel's key as "(nothing > 0)". Throws energy_audit::Error when no curve
+/// has a value > 0 or gnuplot fails; `png` is left uncommitted.
+void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves);
 
 }  // namespace energy_audit::cli

@@ -1,0 +1,259 @@
+#include "output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include <energy_audit/error.hpp>
+
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t buffer_capacity = 64 * 1024;
+constexpr int max_symbolic_links = 40;  // Linux's own limit for one path (ELOOP)
+constexpr std::size_t max_name_in_temporary = 200;  // ".NAME.XXXXXX" stays within NAME_MAX (255)
+
+/// What a target name leads to once its symbolic links are followed.
+struct Destination {
+  std::string path;
+  bool exists = false;
+  struct stat status {};
+};
+
+bool can_write(const std::string& path, int mode) {
+  return ::faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) == 0;
+}
+
+/// Follows `target` through symbolic links as open() would, and checks that the file it leads to
+/// can be replaced by a rename in its directory (or, for a device or a pipe, written in place).
+/// Returns 0, or the errno that says why not. `out.path` is the path reached so far.
+int inspect(const std::string& target, Destination& out) {
+  out.path = target;
+  for (int links = 0;; ++links) {
+    struct stat status {};
+    if (::lstat(out.path.c_str(), &status) != 0) {
+      if (errno != ENOENT) return errno;
+      break;  // a new file: its directory is checked below
+    }
+    if (!S_ISLNK(status.st_mode)) {
+      out.exists = true;
+      out.status = status;
+      break;
+    }
+    if (links == max_symbolic_links) return ELOOP;
+    std::error_code error;
+    const fs::path link = fs::read_symlink(out.path, error);
+    if (error) return error.value();
+    out.path = link.is_absolute() ? link.string() : (fs::path(out.path).parent_path() / link).string();
+  }
+  if (out.exists) {
+    if (S_ISDIR(out.status.st_mode)) return EISDIR;
+    // Refuse to replace a file its owner made read-only for us, as writing into it would.
+    if (!can_write(out.path, W_OK)) return errno;
+    if (!S_ISREG(out.status.st_mode)) return 0;  // written in place: its directory does not matter
+  }
+  const std::string directory = fs::path(out.path).parent_path().string();
+  const std::string where = directory.empty() ? "." : directory;
+  struct stat directory_status {};
+  if (::stat(where.c_str(), &directory_status) != 0) return errno;
+  if (!S_ISDIR(directory_status.st_mode)) return ENOTDIR;
+  if (!can_write(where, W_OK | X_OK)) return errno;
+  // In a sticky directory (/tmp) only the owners of the file or the directory may replace it.
+  const uid_t user = ::geteuid();
+  if (out.exists && (directory_status.st_mode & S_ISVTX) && user != 0 && out.status.st_uid != user &&
+      directory_status.st_uid != user) {
+    return EPERM;
+  }
+  return 0;
+}
+
+/// Writes all of `data`; 0 or the errno of the failure.
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (written == 0) return EIO;
+    data.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return 0;
+}
+
+/// The process's umask, read by setting it and putting it back (the command line is
+/// single-threaded, so nothing creates a file in between).
+mode_t current_umask() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+}  // namespace
+
+std::string quoted_path(std::string_view path) {
+  std::string out = "'";
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(byte));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+void check_output_path(std::string_view option, const std::string& path) {
+  if (path.empty()) throw UsageError(std::string(option) + ": empty file name");
+  Destination destination;
+  if (const int error = inspect(path, destination)) {
+    throw UsageError(std::string(option) + ": cannot write " + quoted_path(path) + ": " + std::strerror(error));
+  }
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  struct Output {
+    const std::string* option;
+    const std::string* path;
+    fs::path key;  ///< absolute, lexically normal, symbolic links followed
+    bool exists;
+  };
+  std::vector<Output> files;
+  for (const auto& [option, path] : outputs) {
+    if (path.empty()) continue;
+    Destination destination;
+    inspect(path, destination);  // errors are check_output_path's to report; the path reached is enough here
+    if (destination.exists && !S_ISREG(destination.status.st_mode) && !S_ISDIR(destination.status.st_mode)) continue;
+    std::error_code error;
+    const fs::path absolute = fs::absolute(destination.path, error);
+    files.push_back({&option, &path, (error ? fs::path(destination.path) : absolute).lexically_normal(),
+                     destination.exists});
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      std::error_code error;
+      const bool same = files[i].key == files[j].key ||
+                        (files[i].exists && files[j].exists && fs::equivalent(files[i].key, files[j].key, error));
+      if (same) {
+        throw UsageError(*files[i].option + " and " + *files[j].option + " name the same file " +
+                         quoted_path(*files[j].path));
+      }
+    }
+  }
+}
+
+OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
+  if (target_.empty()) fail(ENOENT);
+  Destination destination;
+  if (const int error = inspect(target_, destination)) fail(error);
+  destination_ = destination.path;
+  if (destination.exists && !S_ISREG(destination.status.st_mode)) {
+    // A device or a pipe holds no file to leave half-written, and renaming over /dev/null
+    // would replace the device: write into it.
+    fd_ = ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0) fail(errno);
+    return;
+  }
+  const fs::path path(destination_);
+  std::string name = ".";  // appended, not "." + ...: g++ 12 warns falsely (-Wrestrict) on that
+  name.append(path.filename().string(), 0, max_name_in_temporary);
+  name.append(".XXXXXX");
+  std::string temporary = (path.parent_path() / name).string();
+  fd_ = ::mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd_ < 0) fail(errno);
+  temporary_ = std::move(temporary);
+  // mkostemp creates 0600; the committed file gets the mode a plain open() would leave.
+  const mode_t mode = destination.exists ? (destination.status.st_mode & 0777) : (0666 & ~current_umask());
+  if (::fchmod(fd_, mode) != 0) {
+    const int error = errno;
+    discard();
+    fail(error);
+  }
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : target_(std::move(other.target_)),
+      destination_(std::move(other.destination_)),
+      temporary_(std::exchange(other.temporary_, {})),
+      buffer_(std::move(other.buffer_)),
+      fd_(std::exchange(other.fd_, -1)) {}
+
+OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
+  if (this != &other) {
+    discard();
+    target_ = std::move(other.target_);
+    destination_ = std::move(other.destination_);
+    temporary_ = std::exchange(other.temporary_, {});
+    buffer_ = std::move(other.buffer_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+OutputFile::~OutputFile() { discard(); }
+
+void OutputFile::write(std::string_view text) {
+  if (fd_ < 0) throw energy_audit::Error("cannot write " + quoted_path(target_) + ": the file is closed");
+  if (buffer_.size() + text.size() > buffer_capacity) flush();
+  if (text.size() >= buffer_capacity) {
+    if (const int error = write_all(fd_, text)) fail(error);
+    return;
+  }
+  if (buffer_.capacity() < buffer_capacity) buffer_.reserve(buffer_capacity);
+  buffer_.append(text);
+}
+
+int OutputFile::descriptor() {
+  if (fd_ < 0) throw energy_audit::Error("cannot write " + quoted_path(target_) + ": the file is closed");
+  flush();
+  return fd_;
+}
+
+void OutputFile::commit() {
+  if (fd_ < 0) throw energy_audit::Error("cannot write " + quoted_path(target_) + ": the file is closed");
+  flush();
+  // close() reports write-back errors of some file systems (NFS, quotas); Linux frees the
+  // descriptor even when it is interrupted, so EINTR is no failure.
+  if (::close(std::exchange(fd_, -1)) != 0 && errno != EINTR) fail(errno);
+  if (temporary_.empty()) return;  // written in place
+  if (::rename(temporary_.c_str(), destination_.c_str()) != 0) fail(errno);
+  temporary_.clear();
+}
+
+void OutputFile::flush() {
+  if (buffer_.empty()) return;
+  const int error = write_all(fd_, buffer_);
+  buffer_.clear();
+  if (error) fail(error);
+}
+
+void OutputFile::discard() noexcept {
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+  if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  temporary_.clear();
+  buffer_.clear();
+}
+
+void OutputFile::fail(int error) const {
+  throw energy_audit::Error("cannot write " + quoted_path(target_) + ": " + std::strerror(error));
+}
+
+}  // namespace energy_audit::cli
