@@ -8,6 +8,9 @@
 ///   BM_Rk4_Library / BM_Rk4_Odeint                         against Boost.Odeint, target <= 1
 ///   BM_CraneAccelerations_Derived / BM_CraneAccelerations_Hand   per evaluation, target <= 2
 ///   BM_Rk4Crane_Derived / BM_Rk4Crane_Hand                 per full run,        target <= 2
+///   BM_Cli_Rk4_AuditOff / BM_Rk4_HandLoop_AuditOff         command line,        target <= 1.05
+///   BM_Cli_Rk4_AuditOff / BM_Rk4_Odeint_AuditOff           command line,        target <= 1
+///   BM_Cli_Rk4_AuditOn_Every1000 / BM_Cli_Rk4_AuditOff     command line audit,  target <= 1.10
 ///
 /// Diagnostics (no target): BM_Rk4Crane_AuditOn_StoreNone is AuditOn keeping no history rows,
 /// so AuditOn - StoreNone is the cost of the stored history and StoreNone - BM_Rk4_Library that
@@ -27,6 +30,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +40,8 @@
 
 #include <crane.hpp>
 #include <energy_audit/energy_audit.hpp>
+#include <model_registry.hpp>
+#include <run_model.hpp>
 
 #include "benchmark_support.hpp"
 
@@ -219,8 +225,8 @@ void BM_Rk4_Library(benchmark::State& state) {
 }
 BENCHMARK(BM_Rk4_Library)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
-void BM_Rk4_HandLoop(benchmark::State& state) {
-  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+void run_hand_loop(benchmark::State& state, EnergyFlow flow) {
+  const System system = make_system(AccelerationSource::Hand, flow);
   const Vector y0 = initial_state(system);
   Vector y = y0;
   HandRk4Workspace workspace(y0.size());
@@ -232,10 +238,12 @@ void BM_Rk4_HandLoop(benchmark::State& state) {
   }
   count_steps(state);
 }
+
+void BM_Rk4_HandLoop(benchmark::State& state) { run_hand_loop(state, EnergyFlow::Carried); }
 BENCHMARK(BM_Rk4_HandLoop)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
-void BM_Rk4_Odeint(benchmark::State& state) {
-  const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
+void run_odeint(benchmark::State& state, EnergyFlow flow) {
+  const System system = make_system(AccelerationSource::Hand, flow);
   const Vector y0 = initial_state(system);
   Vector y = y0;
   OdeintRk4 stepper;
@@ -247,7 +255,47 @@ void BM_Rk4_Odeint(benchmark::State& state) {
   }
   count_steps(state);
 }
+
+void BM_Rk4_Odeint(benchmark::State& state) { run_odeint(state, EnergyFlow::Carried); }
 BENCHMARK(BM_Rk4_Odeint)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+// ---------------------------------------------------------------------------------------------
+// (d) The command line's own run function (energy-audit run crane --method rk4 ...), against
+// the hand loop and Odeint on y = [q, v] (--no-audit carries no Z).
+
+void BM_Rk4_HandLoop_AuditOff(benchmark::State& state) { run_hand_loop(state, EnergyFlow::Off); }
+BENCHMARK(BM_Rk4_HandLoop_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_Rk4_Odeint_AuditOff(benchmark::State& state) { run_odeint(state, EnergyFlow::Off); }
+BENCHMARK(BM_Rk4_Odeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+/// `energy-audit run crane --method rk4 --step 1e-3` with --no-audit, or audited with the
+/// history of every `store_every`-th step handed to a sink (as --csv FILE --every K streams it).
+ea::cli::RunOutcome run_command_line(bool audited, std::size_t store_every) {
+  ea::cli::RunSettings settings;
+  settings.method = ea::cli::find_method("rk4");
+  settings.step = h;
+  settings.audited = audited;
+  settings.audit.store_every = store_every;
+  settings.audit.row_sink = [](const ea::HistoryLayout&, std::span<const double> rows) {
+    benchmark::DoNotOptimize(rows.data());
+  };
+  return ea::cli::run_model(ea::cli::find_model("crane"), {}, settings);
+}
+
+void run_command_line(benchmark::State& state, bool audited, std::size_t store_every) {
+  for (auto _ : state) {
+    const ea::cli::RunOutcome outcome = run_command_line(audited, store_every);
+    benchmark::DoNotOptimize(outcome.steps);
+  }
+  count_steps(state);
+}
+
+void BM_Cli_Rk4_AuditOff(benchmark::State& state) { run_command_line(state, false, 0); }
+BENCHMARK(BM_Cli_Rk4_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_Cli_Rk4_AuditOn_Every1000(benchmark::State& state) { run_command_line(state, true, 1000); }
+BENCHMARK(BM_Cli_Rk4_AuditOn_Every1000)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
 // (c) Automatic differentiation vs accelerations derived by hand.
@@ -358,6 +406,20 @@ bool check_same_computations() {
   ea::FixedStepper stepper_derived(ea::FixedStepMethod::Rk4);
   ea::integrate_const(stepper_derived, system_derived, y_derived, t0, t1, h);
   ok &= check("rk4 final state: derived vs hand", relative_difference(y_library, y_derived), 1e-9);
+
+  // (d): the command line's run is the library's: every step, the same δ_C.
+  const ea::cli::RunOutcome off = run_command_line(false, 0), on = run_command_line(true, 1000);
+  ok &= require("command line: both runs finish every step",
+                off.finished() && on.finished() && off.steps == step_count() && on.steps == step_count());
+  ok &= check("command line: delta_C vs the library's audit",
+              std::abs(on.audit->relative_drift() - audit.relative_drift()) / audit.relative_drift(), 1e-12);
+  HandRk4Workspace workspace_off(y_off.size());
+  Vector y_hand_off = initial_state(system_off), y_odeint_off = y_hand_off;
+  hand_rk4(workspace_off, system_off, y_hand_off);
+  OdeintRk4 odeint_off;
+  odeint_rk4(odeint_off, system_off, y_odeint_off);
+  ok &= check("rk4 final q, v: hand loop vs library, no Z", relative_difference(y_off, y_hand_off), 1e-12);
+  ok &= check("rk4 final q, v: odeint vs library, no Z", relative_difference(y_off, y_odeint_off), 1e-12);
   return ok;
 }
 
