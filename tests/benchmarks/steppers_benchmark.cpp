@@ -18,7 +18,9 @@
 /// carrying Z. BM_Rk4Crane_DriftOnly / BM_Rk4Crane_AuditOff is the floor of the audit overhead:
 /// Z carried, T and V taken from the shared first stage, and sup |C - C0| kept, nothing else
 /// (no Audit, no energy scale, no rows). BM_Rk4Crane_Hand is the same computation as
-/// BM_Rk4_Library (a noise gauge).
+/// BM_Rk4_Library (a noise gauge). BM_CraneEquationResidual / BM_CraneAccelerations_Derived is
+/// the cost of checking the hand accelerations at one state (equation_residual.hpp) against
+/// that of deriving them.
 /// Every benchmark also reports the minimum over repetitions (--benchmark_repetitions=N).
 ///
 /// Library, hand loop and odeint use the same right-hand side (LagrangeSystem<Crane>, hand
@@ -328,6 +330,18 @@ void BM_CraneAccelerations_Derived(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CraneAccelerations_Derived)->Apply(add_min_statistic);
+
+void BM_CraneEquationResidual(benchmark::State& state) {
+  const Crane model{};
+  FixedState s;
+  const Coordinates a = model.accelerations(s.q, s.v, s.t);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    ea::EquationResidual residual = ea::equation_residual(model, s.q, s.v, a, s.t);
+    benchmark::DoNotOptimize(residual);
+  }
+}
+BENCHMARK(BM_CraneEquationResidual)->Apply(add_min_statistic);
 
 void BM_Rk4Crane_Hand(benchmark::State& state) {
   run_library_rk4(state, AccelerationSource::Hand, EnergyFlow::Carried);

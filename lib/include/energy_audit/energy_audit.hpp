@@ -10,6 +10,8 @@
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
+#include "energy_audit/equation_check.hpp"
+#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/history.hpp"
 #include "energy_audit/integrate_const.hpp"

@@ -4,6 +4,12 @@
 /// automatic differentiation of the model's T and V:
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
+///
+/// lagrange_terms() gives M and r, what the accelerations need; lagrange_term_parts() gives M and
+/// the three parts of r separately, from the same single evaluation, to measure how large each
+/// term of the equations is (equation_residual.hpp).
+
+#include <concepts>
 
 #include <Eigen/Core>
 
@@ -18,14 +24,26 @@ struct LagrangeTerms {
   VectorN<double, n> rhs;            ///< r: everything but M a, forces included
 };
 
-/// M and r at (q, v, t), from the model's T, V and f.
-///
-/// `flatten` inlines every Dual operation and the model's T and V into this one body, where GCC
-/// keeps the Duals in registers and shares sin/cos between the two passes; left to its own
-/// inlining limits, it calls the nested products out of line and the crane takes three times as long.
-template <LagrangeModel M>
-[[gnu::flatten]] LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                                       const VectorN<double, M::dofs>& v, double t) {
+/// The terms of M a = r one by one: r = forces + lagrangian_gradient − convective.
+template <int n>
+struct LagrangeTermParts {
+  Eigen::Matrix<double, n, n> mass;        ///< M = ∂²T/∂v²
+  VectorN<double, n> forces;               ///< f, the non-potential forces
+  VectorN<double, n> lagrangian_gradient;  ///< ∂L/∂q = ∂T/∂q − ∂V/∂q
+  VectorN<double, n> convective;           ///< (∂²T/∂v∂q) v + ∂²T/∂v∂t, i.e. d/dt(∂T/∂v) − M a
+};
+
+namespace detail {
+
+/// The body of lagrange_terms() and lagrange_term_parts(): Terms is LagrangeTerms<n> (r summed
+/// in place, as the accelerations need it) or LagrangeTermParts<n> (its parts kept apart). One
+/// body for both, chosen at compile time, so that the accelerations pay nothing for the parts.
+/// The `flatten` of its two callers inlines it and everything it calls. It must not be declared
+/// always_inline: GCC 12 then inlines its body but not the nested Dual products it calls, and the
+/// crane's derived accelerations take twice as long.
+template <class Terms, LagrangeModel M>
+Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                              double t) {
   constexpr int n = M::dofs;
   // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
   // in v (j < n), then the total time derivative at fixed v (q̇ = v, ṫ = 1). Differentiating
@@ -62,12 +80,39 @@ template <LagrangeModel M>
   const Outer T = model.kinetic_energy(q_outer, v_outer, t_outer);
   const Gradient L = model.kinetic_energy(q_grad, v_grad, t_grad) - model.potential_energy(q_grad, t_grad);
 
-  LagrangeTerms<n> terms;
+  Terms terms;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) terms.mass(i, j) = T.derivatives[j].derivatives[i];
-    terms.rhs[i] = f[i] + L.derivatives[i] - T.derivatives[n].derivatives[i];
+    if constexpr (std::same_as<Terms, LagrangeTerms<n>>) {
+      terms.rhs[i] = f[i] + L.derivatives[i] - T.derivatives[n].derivatives[i];
+    } else {
+      terms.forces[i] = f[i];
+      terms.lagrangian_gradient[i] = L.derivatives[i];
+      terms.convective[i] = T.derivatives[n].derivatives[i];
+    }
   }
   return terms;
+}
+
+}  // namespace detail
+
+/// M and r at (q, v, t), from the model's T, V and f.
+///
+/// `flatten` inlines every Dual operation and the model's T and V into this one body, where GCC
+/// keeps the Duals in registers and shares sin/cos between the two passes; left to its own
+/// inlining limits, it calls the nested products out of line and the crane takes three times as long.
+template <LagrangeModel M>
+[[gnu::flatten]] LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                                       const VectorN<double, M::dofs>& v, double t) {
+  return detail::evaluate_lagrange_terms<LagrangeTerms<M::dofs>>(model, q, v, t);
+}
+
+/// M, f, ∂L/∂q and the convective term at (q, v, t) from the same evaluation as lagrange_terms()
+/// (r = f + ∂L/∂q − convective); flattened for the same reason.
+template <LagrangeModel M>
+[[gnu::flatten]] LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
+                                                                const VectorN<double, M::dofs>& v, double t) {
+  return detail::evaluate_lagrange_terms<LagrangeTermParts<M::dofs>>(model, q, v, t);
 }
 
 }  // namespace energy_audit

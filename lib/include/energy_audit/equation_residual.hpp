@@ -1,0 +1,87 @@
+#pragma once
+/// \file
+/// How far given accelerations are from satisfying Lagrange's equations (the README's "The
+/// mathematics"): the residual of
+///
+///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V
+///
+/// at a state (q, v, t) and accelerations a, typically a model's hand-derived ones, with M and r
+/// from the model's own T, V and f by the automatic differentiation that derives accelerations
+/// (lagrange_terms.hpp). It complements the energy audit: a wrong term in the equations whose
+/// force does no work (a gyroscopic b (v_y, −v_x), say) leaves C = H + Z constant, but not this
+/// residual. The residual looks at one state and does not depend on the integration step.
+
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "energy_audit/constraint_terms.hpp"
+#include "energy_audit/lagrange_model.hpp"
+#include "energy_audit/lagrange_terms.hpp"
+#include "energy_audit/multiplier_model.hpp"
+
+namespace energy_audit {
+
+/// The residual of Lagrange's equations at one state, and the size of their terms to judge it by.
+struct EquationResidual {
+  /// ‖M a − r‖∞ (‖M a − r − Gᵀλ‖∞ with multipliers), in the units of the generalized forces.
+  double residual = 0;
+  /// max_i (|(M a)_i| + |f_i| + |(∂L/∂q)_i| + |((∂²T/∂v∂q) v + ∂²T/∂v∂t)_i| (+ |(Gᵀλ)_i|)): the
+  /// largest sum of the terms' magnitudes in one equation, so that residual / scale is the
+  /// relative error of the equations, at round-off (about 1e-16) when a solves them exactly.
+  double scale = 0;
+};
+
+namespace detail {
+
+/// The residual of M a = r + constraint_force from the parts of r; r is summed as lagrange_terms()
+/// sums it, so that accelerations derived from it leave only the round-off of the solve. Both
+/// numbers are NaN when a term is NaN (PropagateNaN: Eigen's default max may drop a NaN).
+template <int n>
+EquationResidual residual_of(const LagrangeTermParts<n>& parts, const VectorN<double, n>& a,
+                             const VectorN<double, n>& constraint_force) {
+  const VectorN<double, n> inertia = parts.mass * a;
+  VectorN<double, n> error, term_sizes;
+  for (int i = 0; i < n; ++i) {
+    const double r = parts.forces[i] + parts.lagrangian_gradient[i] - parts.convective[i];
+    error[i] = inertia[i] - r - constraint_force[i];
+    term_sizes[i] = std::abs(inertia[i]) + std::abs(parts.forces[i]) + std::abs(parts.lagrangian_gradient[i]) +
+                    std::abs(parts.convective[i]) + std::abs(constraint_force[i]);
+  }
+  return {error.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>(),
+          term_sizes.template maxCoeff<Eigen::PropagateNaN>()};
+}
+
+}  // namespace detail
+
+/// The residual of Lagrange's equations at accelerations a in the state (q, v, t):
+///
+///     residual = ‖M a − r‖∞ ,   scale = max_i (|(M a)_i| + |f_i| + |(∂L/∂q)_i| + |((∂²T/∂v∂q) v + ∂²T/∂v∂t)_i|)
+///
+/// with M, f, ∂L/∂q and the convective term from one evaluation of lagrange_term_parts(). For a
+/// model without constraints; a multiplier model takes its multipliers (the overload below).
+template <LagrangeModel M>
+  requires(!MultiplierModel<M>)
+EquationResidual equation_residual(const M& model, const VectorN<double, M::dofs>& q,
+                                   const VectorN<double, M::dofs>& v, const VectorN<double, M::dofs>& a, double t) {
+  return detail::residual_of<M::dofs>(lagrange_term_parts(model, q, v, t), a, VectorN<double, M::dofs>::Zero());
+}
+
+/// The residual of Lagrange's equations with multipliers, M a = r + Gᵀλ, at accelerations a and
+/// multipliers λ in the state (q, v, t):
+///
+///     residual = ‖M a − r − Gᵀλ‖∞ ,   scale = max_i (|(M a)_i| + |f_i| + |(∂L/∂q)_i| + |((∂²T/∂v∂q) v + ∂²T/∂v∂t)_i| + |(Gᵀλ)_i|)
+///
+/// λ has the sign of M a = r + Gᵀλ (MultiplierSystem::Rates::lambda), not a model's reported
+/// sign. G = ∂ψ/∂v comes from constraint_terms(). The constraints themselves (G a + Ġ v + ġ = 0,
+/// Φ, ψ) are not part of this residual: the audit reports their drift.
+template <MultiplierModel M>
+EquationResidual equation_residual(const M& model, const VectorN<double, M::dofs>& q,
+                                   const VectorN<double, M::dofs>& v, const VectorN<double, M::dofs>& a,
+                                   const VectorN<double, M::constraints>& lambda, double t) {
+  const ConstraintTerms<M::dofs, M::constraints> constraints = constraint_terms(model, q, v, t);
+  const VectorN<double, M::dofs> constraint_force = constraints.G.transpose() * lambda;
+  return detail::residual_of<M::dofs>(lagrange_term_parts(model, q, v, t), a, constraint_force);
+}
+
+}  // namespace energy_audit

@@ -1,0 +1,324 @@
+// The residual of Lagrange's equations at given accelerations: against closed-form M and r on a
+// rheonomic pendulum, at round-off along correct runs (crane, oscillator), orders of magnitude
+// above the threshold where the equations are wrong, also where the energy audit cannot see it
+// (a gyroscopic term that does no work); with multipliers on crane-dae; and the check's
+// sup / sup and its edge cases.
+// The measured relative residuals are printed with --log_level=message.
+#include <cmath>
+#include <limits>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/derived_accelerations.hpp>
+#include <energy_audit/equation_check.hpp>
+#include <energy_audit/equation_residual.hpp>
+#include <energy_audit/error.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/lagrange_terms.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+
+#include "crane.hpp"
+#include "crane_dae.hpp"
+#include "gyroscopic_oscillator.hpp"
+#include "moving_support_pendulum.hpp"
+
+namespace ea = energy_audit;
+using energy_audit::examples::Crane;
+using energy_audit::examples::CraneDae;
+using energy_audit::examples::CraneWrong;
+using energy_audit::testing::GyroscopicOscillator;
+using energy_audit::testing::MovingSupportPendulum;
+using boost::test_tools::tolerance;
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+/// What one rk4 run with hand accelerations leaves: the energy audit, the equation check of the
+/// hand accelerations at every state the audit sees, and the final state.
+struct CheckedRun {
+  ea::Audit audit;
+  ea::EquationCheck check;
+  ea::Vector final_state;
+};
+
+template <class Model>
+CheckedRun run_and_check(const Model& model, const typename Model::template Coordinates<double>& q0,
+                         const typename Model::template Coordinates<double>& v0, double t_end, double h) {
+  using Coordinates = typename Model::template Coordinates<double>;
+  constexpr int n = Model::dofs;
+  const ea::LagrangeSystem<Model> system(model, ea::AccelerationSource::Hand);
+  CheckedRun run{ea::Audit{}, ea::EquationCheck{}, system.initial_state(q0, v0)};
+  const auto audit_observer = ea::watch(system, run.audit);
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  const auto outcome = ea::integrate_const(stepper, system, run.final_state, 0.0, t_end, h,
+                                           [&](const ea::ConstVectorRef& y, double t) {
+                                             audit_observer(y, t);
+                                             const Coordinates q = y.template head<n>();
+                                             const Coordinates v = y.template segment<n>(n);
+                                             run.check.add(ea::equation_residual(model, q, v,
+                                                                                 model.accelerations(q, v, t), t));
+                                           });
+  BOOST_REQUIRE(!outcome.diverged);
+  BOOST_REQUIRE(run.check.checked_steps() == run.audit.accepted_steps());
+  return run;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(gyroscopic_error_passes_the_energy_audit_but_not_the_equation_check) {
+  const GyroscopicOscillator::Coordinates<double> q0(1.0, 0.5), v0(0.0, 1.0);
+  const double t_end = 10.0;
+  for (const double b : {0.0, 1.0}) {
+    GyroscopicOscillator model;
+    model.wrong_gyroscopic_coefficient = b;
+    const CheckedRun run = run_and_check(model, q0, v0, t_end, 1e-3);
+    const double state_error = (run.final_state.head<2>() - model.exact_position(q0, v0, t_end)).cwiseAbs().maxCoeff();
+    BOOST_TEST_MESSAGE("gyroscopic oscillator b = " << b << ": delta_C = " << run.audit.relative_drift()
+                                                    << ", |q(10) - exact|_inf = " << state_error
+                                                    << ", relative residual = " << run.check.relative_residual());
+    // The force b (v_y, −v_x) does no work: C stays constant to the integration's error either way.
+    BOOST_TEST(run.audit.passed());
+    BOOST_TEST(run.audit.relative_drift() < 1e-9);
+    if (b == 0.0) {
+      BOOST_TEST(state_error < 1e-8);
+      BOOST_TEST(run.check.relative_residual() < 1e-15);
+      BOOST_TEST(run.check.passed());
+    } else {
+      BOOST_TEST(state_error > 0.5);  // of the size of the orbit (|q0| ≈ 1.1 m): the state is wrong
+      BOOST_TEST(run.check.relative_residual() > 0.1);
+      BOOST_TEST(!run.check.passed());
+    }
+  }
+}
+
+namespace {
+struct PendulumProbe {
+  double theta, theta_dot, theta_ddot, t;
+};
+const PendulumProbe pendulum_probes[] = {
+    {0.3, -1.1, 0.7, 0.0}, {-1.2, 0.4, -3.0, 0.7}, {2.5, 3.0, 12.0, 1.9}, {0.0, 0.0, 0.0, 0.33}};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(term_parts_match_the_closed_form_of_a_rheonomic_pendulum) {
+  // T = m/2 |(xs' + l cos θ θ', ys' + l sin θ θ')|², V = m g (ys − l cos θ), f = −c θ':
+  //   M = m l², ∂L/∂θ = m l θ' (ys' cos θ − xs' sin θ) − m g l sin θ,
+  //   (∂²T/∂θ'∂θ) θ' + ∂²T/∂θ'∂t = m l θ' (ys' cos θ − xs' sin θ) + m l (xs'' cos θ + ys'' sin θ).
+  const MovingSupportPendulum p;
+  for (const PendulumProbe& probe : pendulum_probes) {
+    const double th = probe.theta, th_dot = probe.theta_dot, t = probe.t;
+    const double c = std::cos(th), s = std::sin(th);
+    const ea::LagrangeTermParts<1> parts = ea::lagrange_term_parts(p, MovingSupportPendulum::Coordinates<double>(th),
+                                                                   MovingSupportPendulum::Coordinates<double>(th_dot), t);
+    const double coupling = p.m * p.l * th_dot * (p.ys_dot(t) * c - p.xs_dot(t) * s);
+    BOOST_TEST(parts.mass(0, 0) == p.m * p.l * p.l, tolerance(1e-14));
+    BOOST_TEST(parts.forces[0] == -p.c * th_dot, tolerance(1e-14));
+    BOOST_TEST(parts.lagrangian_gradient[0] + 1.0 == coupling - p.m * p.g * p.l * s + 1.0, tolerance(1e-13));
+    BOOST_TEST(parts.convective[0] + 1.0 == coupling + p.m * p.l * (p.xs_ddot(t) * c + p.ys_ddot(t) * s) + 1.0,
+               tolerance(1e-13));
+    // Summed, they give the r of lagrange_terms(), bit for bit.
+    const ea::LagrangeTerms<1> terms = ea::lagrange_terms(p, MovingSupportPendulum::Coordinates<double>(th),
+                                                          MovingSupportPendulum::Coordinates<double>(th_dot), t);
+    BOOST_TEST(terms.rhs[0] == parts.forces[0] + parts.lagrangian_gradient[0] - parts.convective[0]);
+    BOOST_TEST(terms.mass(0, 0) == parts.mass(0, 0));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(residual_matches_the_closed_form_of_a_rheonomic_pendulum) {
+  // Lagrange's equation of the pendulum on its moving support, by hand:
+  //   m l² θ'' = r = −c θ' − m g l sin θ − m l (xs'' cos θ + ys'' sin θ).
+  const MovingSupportPendulum p;
+  for (const PendulumProbe& probe : pendulum_probes) {
+    const double th = probe.theta, th_dot = probe.theta_dot, t = probe.t;
+    const double c = std::cos(th), s = std::sin(th);
+    const MovingSupportPendulum::Coordinates<double> q(th), v(th_dot);
+    const double mass = p.m * p.l * p.l;
+    const double r = -p.c * th_dot - p.m * p.g * p.l * s - p.m * p.l * (p.xs_ddot(t) * c + p.ys_ddot(t) * s);
+    const double coupling = p.m * p.l * th_dot * (p.ys_dot(t) * c - p.xs_dot(t) * s);
+    const double lagrangian_gradient = coupling - p.m * p.g * p.l * s;
+    const double convective = coupling + p.m * p.l * (p.xs_ddot(t) * c + p.ys_ddot(t) * s);
+
+    // At arbitrary accelerations: |M a − r| and the sum of the four terms' magnitudes.
+    const ea::EquationResidual at_probe =
+        ea::equation_residual(p, q, v, MovingSupportPendulum::Coordinates<double>(probe.theta_ddot), t);
+    BOOST_TEST(at_probe.residual == std::abs(mass * probe.theta_ddot - r), tolerance(1e-12));
+    const double scale = std::abs(mass * probe.theta_ddot) + std::abs(p.c * th_dot) + std::abs(lagrangian_gradient) +
+                         std::abs(convective);
+    BOOST_TEST(at_probe.scale == scale, tolerance(1e-12));
+
+    // At the hand-derived accelerations: round-off of the equation's size.
+    const ea::EquationResidual at_hand = ea::equation_residual(p, q, v, p.accelerations(q, v, t), t);
+    BOOST_TEST_MESSAGE("moving-support pendulum at t = " << t << ": relative residual of the hand accelerations "
+                                                         << at_hand.residual / at_hand.scale);
+    BOOST_TEST(at_hand.residual <= 1e-15 * at_hand.scale);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(crane_equations_hold_to_round_off_along_a_run) {
+  const Crane model;
+  const auto start = model.initial_state();
+  const CheckedRun run = run_and_check(model, start.q, start.v, Crane::interval.t_end, 1e-3);
+  BOOST_TEST_MESSAGE("crane, hand accelerations (eq. 19): relative residual " << run.check.relative_residual()
+                                                                                << " over " << run.check.checked_steps()
+                                                                                << " states, scale " << run.check.scale());
+  BOOST_TEST(run.check.relative_residual() < 1e-14);
+  BOOST_TEST(run.check.passed());
+
+  // The derived accelerations solve the same equations, to the round-off of the solve.
+  ea::EquationCheck derived;
+  const ea::LagrangeSystem<Crane> system(model, ea::AccelerationSource::Derived);
+  ea::Vector y = system.initial_state(start.q, start.v);
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::integrate_const(stepper, system, y, 0.0, Crane::interval.t_end, 1e-3, [&](const ea::ConstVectorRef& state, double t) {
+    const Crane::Coordinates<double> q = state.head<2>(), v = state.segment<2>(2);
+    derived.add(ea::equation_residual(model, q, v, ea::derived_accelerations(model, q, v, t), t));
+  });
+  BOOST_TEST_MESSAGE("crane, derived accelerations: relative residual " << derived.relative_residual());
+  BOOST_TEST(derived.relative_residual() < 1e-14);
+}
+
+BOOST_AUTO_TEST_CASE(crane_wrong_fails_along_a_run_though_not_at_rest) {
+  const CraneWrong model;
+  const auto start = model.initial_state();
+  // The flipped term −2 m2 l cos φ φ̇² is zero at rest: the initial state alone cannot tell.
+  const ea::EquationResidual at_rest =
+      ea::equation_residual(model, start.q, start.v, model.accelerations(start.q, start.v, 0.0), 0.0);
+  BOOST_TEST(at_rest.residual <= 1e-15 * at_rest.scale);
+
+  const CheckedRun run = run_and_check(model, start.q, start.v, CraneWrong::interval.t_end, 1e-3);
+  BOOST_TEST_MESSAGE("crane-wrong: relative residual " << run.check.relative_residual() << " over "
+                                                       << run.check.checked_steps() << " states; delta_C "
+                                                       << run.audit.relative_drift());
+  // 1.2e-2: the flipped term puts (m1 + m2) 4 m2 l cos φ φ̇² / (4 m1 + m2 + 3 m2 cos² φ), up to
+  // 36 N, into the trolley's equation, whose scale is set at the start by the spring's
+  // s x1 = 1500 N and the inertia that balances it (3000 N together).
+  BOOST_TEST(run.check.relative_residual() > 1e-3);
+  BOOST_TEST(!run.check.passed());
+}
+
+namespace {
+/// Whether equation_residual(model, q, v, a, t), without multipliers, accepts the model.
+template <class Model>
+concept CheckedWithoutMultipliers = requires(const Model& model, const ea::VectorN<double, Model::dofs>& x) {
+  ea::equation_residual(model, x, x, x, 0.0);
+};
+}  // namespace
+
+// A multiplier model's equations hold only with their constraint forces: the overload without
+// λ refuses it at compile time.
+static_assert(CheckedWithoutMultipliers<Crane>);
+static_assert(!CheckedWithoutMultipliers<CraneDae>);
+
+BOOST_AUTO_TEST_CASE(multiplier_residual_holds_for_the_saddle_point_solution_of_crane_dae) {
+  const CraneDae model;
+  const ea::MultiplierSystem<CraneDae> system{model};
+  const auto start = model.initial_state();
+  ea::Vector y = system.initial_state(start.q, start.v);
+  ea::EquationCheck solved, without_constraint_forces, opposite_multipliers;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::integrate_const(stepper, system, y, 0.0, CraneDae::interval.t_end, 1e-3, [&](const ea::ConstVectorRef& state, double t) {
+    const CraneDae::Coordinates<double> q = state.head<4>(), v = state.segment<4>(4);
+    const auto rates = system.rates(q, v, t);
+    solved.add(ea::equation_residual(model, q, v, rates.a, rates.lambda, t));
+    without_constraint_forces.add(ea::equation_residual(model, q, v, rates.a, ea::VectorN<double, 2>::Zero(), t));
+    opposite_multipliers.add(ea::equation_residual(model, q, v, rates.a, ea::VectorN<double, 2>(-rates.lambda), t));
+  });
+  BOOST_TEST_MESSAGE("crane-dae: relative residual " << solved.relative_residual() << "; without G^T lambda "
+                                                     << without_constraint_forces.relative_residual()
+                                                     << "; with -lambda " << opposite_multipliers.relative_residual());
+  BOOST_TEST(solved.relative_residual() < 1e-14);
+  BOOST_TEST(without_constraint_forces.relative_residual() > 1e-3);
+  BOOST_TEST(opposite_multipliers.relative_residual() > 1e-3);
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_accelerations_give_a_non_finite_residual) {
+  const Crane model;
+  const Crane::Coordinates<double> q(0.1, -0.5), v(0.3, 1.0);
+  for (const double bad : {not_a_number, infinity}) {
+    const ea::EquationResidual r = ea::equation_residual(model, q, v, Crane::Coordinates<double>(0.0, bad), 0.0);
+    BOOST_TEST(!std::isfinite(r.residual));
+    ea::EquationCheck check;
+    check.add(r);
+    BOOST_TEST(check.relative_residual() == infinity);
+    BOOST_TEST(!check.passed());
+  }
+}
+
+namespace {
+/// The oscillator with a force that is NaN in one equation only (a force law evaluated outside
+/// its domain), beside a finite equation that a max dropping NaN would report instead.
+struct OneForceNotANumber : GyroscopicOscillator {
+  int broken_equation = 0;
+  Coordinates<double> forces(const Coordinates<double>&, const Coordinates<double>&, double) const {
+    Coordinates<double> f = Coordinates<double>::Zero();
+    f[broken_equation] = not_a_number;
+    return f;
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_term_not_a_number_in_one_equation_is_not_dropped) {
+  for (const int broken_equation : {0, 1}) {
+    OneForceNotANumber model;
+    model.broken_equation = broken_equation;
+    const OneForceNotANumber::Coordinates<double> q(0.1, -0.5), v(0.3, 1.0);
+    const ea::EquationResidual r = ea::equation_residual(model, q, v, model.accelerations(q, v, 0.0), 0.0);
+    BOOST_TEST(std::isnan(r.residual));
+    BOOST_TEST(std::isnan(r.scale));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(check_is_sup_residual_over_sup_scale) {
+  ea::EquationCheck check;
+  BOOST_TEST(check.checked_steps() == 0u);
+  BOOST_TEST(check.relative_residual() == 0.0);
+  BOOST_TEST(check.threshold() == ea::default_equation_residual_threshold);
+  // A large equation at one state sets the scale for a residual at another: 0.25 / 4, not the
+  // largest ratio 0.25 / 1 (binary fractions, so the quotient is exact).
+  check.add({.residual = 0.0, .scale = 4.0});
+  check.add({.residual = 0.25, .scale = 1.0});
+  check.add({.residual = 0.125, .scale = 2.0});
+  BOOST_TEST(check.checked_steps() == 3u);
+  BOOST_TEST(check.max_residual() == 0.25);
+  BOOST_TEST(check.scale() == 4.0);
+  BOOST_TEST(check.relative_residual() == 0.0625);
+  BOOST_TEST(!check.passed());
+
+  // Passing is relative_residual() ≤ threshold, the equality included.
+  for (const double threshold : {0.0625, 0.0624}) {
+    ea::EquationCheck judged(threshold);
+    judged.add({.residual = 0.25, .scale = 4.0});
+    BOOST_TEST(judged.passed() == (threshold == 0.0625));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(check_edge_cases) {
+  ea::EquationCheck empty_equations;  // nothing in the equations and nothing wrong: 0
+  empty_equations.add({.residual = 0.0, .scale = 0.0});
+  BOOST_TEST(empty_equations.relative_residual() == 0.0);
+  BOOST_TEST(empty_equations.passed());
+
+  ea::EquationCheck residual_without_scale;
+  residual_without_scale.add({.residual = 1e-30, .scale = 0.0});
+  BOOST_TEST(residual_without_scale.relative_residual() == infinity);
+
+  // A non-finite value fails the check however large the others (std::max would drop a NaN).
+  for (const ea::EquationResidual bad : {ea::EquationResidual{.residual = not_a_number, .scale = 1.0},
+                                         ea::EquationResidual{.residual = 0.0, .scale = not_a_number},
+                                         ea::EquationResidual{.residual = infinity, .scale = 1.0},
+                                         ea::EquationResidual{.residual = 0.0, .scale = infinity}}) {
+    ea::EquationCheck check;
+    check.add({.residual = 0.0, .scale = 1.0});
+    check.add(bad);
+    check.add({.residual = 1e-20, .scale = 2.0});
+    BOOST_TEST(check.relative_residual() == infinity);
+  }
+
+  BOOST_CHECK_THROW(ea::EquationCheck{-1e-8}, ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::EquationCheck{not_a_number}, ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::EquationCheck{infinity}, ea::InvalidArgument);
+}
