@@ -83,9 +83,13 @@ struct CommonOptions {
   double drift_threshold = AuditOptions{}.drift_threshold;
   Stabilization stabilize = Stabilization::None;
   std::array<double, 2> baumgarte{5.0, 5.0};
+  bool no_equation_check = false;
+  std::size_t equation_check_every = AuditOptions{}.equation_check_every;
+  double equation_threshold = AuditOptions{}.equation_threshold;
   bool fail_on_verdict = false;
   CLI::Option *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
-              *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr;
+              *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr, *no_equation_check_option = nullptr,
+              *equation_check_every_option = nullptr, *equation_threshold_option = nullptr;
 
   void add_to(CLI::App& command) {
     command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(model_names()));
@@ -108,6 +112,17 @@ struct CommonOptions {
         ->default_str("none");
     baumgarte_option = command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
                            ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
+    no_equation_check_option = command.add_flag(
+        "--no-equation-check", no_equation_check,
+        "models with hand-derived accelerations: do not check them against Lagrange's equations of T, V, f");
+    equation_check_every_option =
+        command.add_option("--equation-check-every", equation_check_every,
+                           "check the equations at the first two states and every K-th step (1: every step)")
+            ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
+    equation_threshold_option =
+        command.add_option("--equation-threshold", equation_threshold,
+                           "pass when the equations' relative residual is <= X")
+            ->check(non_negative_number())->capture_default_str();
     fail_on_verdict_option = command.add_flag("--fail-on-verdict", fail_on_verdict, "exit 3 when a verdict is not pass");
   }
 
@@ -118,6 +133,8 @@ struct CommonOptions {
     if (t_end_option->count() > 0) r.t_end = t_end;
     r.audit.threshold = threshold;
     r.audit.drift_threshold = drift_threshold;
+    r.audit.equation_check_every = no_equation_check ? 0 : equation_check_every;
+    r.audit.equation_threshold = equation_threshold;
     r.stabilization = stabilize;
     r.baumgarte = {baumgarte[0], baumgarte[1]};
     return r;
@@ -131,6 +148,21 @@ struct CommonOptions {
     if (!entry.has_multipliers()) {
       refuse_if_given(drift_threshold_option, "model " + entry.name + " has no constraints to drift");
     }
+    const std::string no_check = "model " + entry.name +
+                                 " has no hand-derived accelerations to check (its accelerations come from T, V and f)";
+    for (const CLI::Option* option : {no_equation_check_option, equation_check_every_option, equation_threshold_option}) {
+      if (!entry.checks_equations) refuse_if_given(option, no_check);
+    }
+    if (no_equation_check) {
+      refuse_if_given(equation_check_every_option, "has nothing to act on with --no-equation-check");
+      refuse_if_given(equation_threshold_option, "has nothing to act on with --no-equation-check");
+    }
+  }
+
+  /// The audit options that act on the verdict, refused with --no-audit.
+  std::vector<const CLI::Option*> audit_options() const {
+    return {threshold_option, drift_threshold_option, fail_on_verdict_option, no_equation_check_option,
+            equation_check_every_option, equation_threshold_option};
   }
 };
 
@@ -248,10 +280,8 @@ struct RunCommand {
     adaptive.check_applicable(s.method.adaptive(), s.method.name == "cvode-adams", method);
     if (no_audit) {
       const std::string why = "has nothing to act on with --no-audit";
-      for (const CLI::Option* option : {every_option, common.threshold_option, common.drift_threshold_option,
-                                        common.fail_on_verdict_option}) {
-        refuse_if_given(option, why);
-      }
+      refuse_if_given(every_option, why);
+      for (const CLI::Option* option : common.audit_options()) refuse_if_given(option, why);
     } else if (csv_option->count() == 0) {
       refuse_if_given(every_option, "thins the history written by --csv, which is not given");
     }

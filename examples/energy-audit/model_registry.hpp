@@ -28,6 +28,9 @@ struct ModelEntry {
   std::vector<std::string> multiplier_names;  ///< empty unless a multiplier model
   Interval interval;
 
+  /// Whether the model's hand-derived accelerations are run: the equation check applies.
+  bool checks_equations = false;
+
   bool has_multipliers() const { return !multiplier_names.empty(); }
   /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
   /// value outside its domain.
@@ -85,6 +88,7 @@ ModelEntry make_entry(std::string name, std::string description,
   entry.parameter_names = detail::names_of(M::parameters());
   entry.initial_value_names = detail::names_of(M::initial_values());
   entry.interval = M::interval;
+  entry.checks_equations = !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
   if constexpr (MultiplierModel<M>) {
     if constexpr (requires { M::multiplier_names(); }) {
       for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -103,11 +104,17 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
         << " (threshold " << format("%g", run.audit->drift_threshold()) << ", stabilization "
         << stabilization_name(run.stabilization) << ")\n";
   }
-  out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n"
-      << "verdict    " << run.verdict();
+  out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n";
+  if (run.audit && run.audit->equation_check().checked_steps() > 0) {
+    const EquationCheck& check = run.audit->equation_check();
+    out << "equations  relative residual " << format("%.3e", check.relative_residual()) << " at "
+        << check.checked_steps() << " checked steps (threshold " << format("%g", check.threshold()) << ")\n";
+  }
+  out << "verdict    " << run.verdict();
   if (run.audit && run.finished()) {
     out << " (delta_C threshold " << format("%g", run.audit->threshold());
     if (!run.audit->constraint_drift_within_threshold()) out << "; constraint drift above its threshold";
+    if (!run.audit->equation_check().passed()) out << "; equations' residual above its threshold";
     out << ")";
   }
   out << "\n"
@@ -135,6 +142,16 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["audited"] = audit != nullptr;
   j["delta_C"] = audit ? Json(audit->relative_drift()) : Json(nullptr);
   j["threshold"] = audit ? Json(audit->threshold()) : Json(nullptr);
+  if (audit && audit->equation_check().checked_steps() > 0) {
+    const EquationCheck& check = audit->equation_check();
+    j["equation_check"] = {{"relative_residual", check.relative_residual()},
+                           {"max_residual", check.max_residual()},
+                           {"scale", check.scale()},
+                           {"checked_steps", check.checked_steps()},
+                           {"threshold", check.threshold()}};
+  } else {
+    j["equation_check"] = nullptr;
+  }
   j["verdict"] = audit || !run.finished() ? Json(run.verdict()) : Json(nullptr);
   if (run.end == RunEnd::Diverged) j["diverged_at"] = run.t_diverged;
   if (run.end == RunEnd::Error) j["error"] = run.error;
@@ -204,19 +221,27 @@ double delta_of(const RunOutcome& run) {
   return run.audit ? run.audit->relative_drift() : std::numeric_limits<double>::quiet_NaN();
 }
 
+/// The equations' relative residual, when they were checked.
+std::optional<double> equation_residual_of(const RunOutcome& run) {
+  if (!run.audit || run.audit->equation_check().checked_steps() == 0) return std::nullopt;
+  return run.audit->equation_check().relative_residual();
+}
+
 }  // namespace
 
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-11s %9s %10s %10s %6s\n", "method", "step", "rtol",
-                "delta_C", "verdict", "steps", "rhs_evals", "wall_s", "order");
+  std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-10s %-11s %9s %10s %10s %6s\n", "method", "step", "rtol",
+                "delta_C", "eq_resid", "verdict", "steps", "rhs_evals", "wall_s", "order");
   out << line;
   for (const ComparisonRow& row : rows) {
     const RunOutcome& run = row.run;
     const bool adaptive = run.method.adaptive();
-    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-11s %9zu %10zu %10.4f %6s\n", run.method.name.c_str(),
+    const std::optional<double> residual = equation_residual_of(run);
+    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-10s %-11s %9zu %10zu %10.4f %6s\n", run.method.name.c_str(),
                   adaptive ? "-" : format("%g", run.step).c_str(), adaptive ? format("%g", run.cvodes.rtol).c_str() : "-",
-                  run.audit ? format("%.3e", delta_of(run)).c_str() : "-", run.verdict().c_str(), run.steps,
+                  run.audit ? format("%.3e", delta_of(run)).c_str() : "-",
+                  residual ? format("%.3e", *residual).c_str() : "-", run.verdict().c_str(), run.steps,
                   run.rhs_evaluations, run.wall_seconds,
                   std::isnan(row.observed_order) ? "-" : format("%.2f", row.observed_order).c_str());
     out << line;
@@ -230,7 +255,7 @@ void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows)
 }
 
 void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& rows) {
-  std::string text = "method,step,rtol,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
+  std::string text = "method,step,rtol,delta_C,equation_residual,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
   char buffer[32];
   for (const ComparisonRow& row : rows) {
     const RunOutcome& run = row.run;
@@ -240,6 +265,8 @@ void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& ro
     if (run.method.adaptive()) text += shortest(run.cvodes.rtol, buffer);
     text += ",";
     if (run.audit) text += shortest(delta_of(run), buffer);
+    text += ",";
+    if (const std::optional<double> residual = equation_residual_of(run)) text += shortest(*residual, buffer);
     text += "," + run.verdict() + "," + std::to_string(run.steps) + "," + std::to_string(run.rhs_evaluations) + ",";
     text += shortest(run.wall_seconds, buffer);
     text += ",";

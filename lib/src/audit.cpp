@@ -20,7 +20,8 @@ const char* verdict_name(Verdict verdict) {
   return "incomplete";
 }
 
-Audit::Audit(AuditOptions options) : options_(std::move(options)), history_(options_.row_sink) {
+Audit::Audit(AuditOptions options)
+    : options_(std::move(options)), history_(options_.row_sink), equation_check_(options_.equation_threshold) {
   if (!(options_.threshold >= 0) || !std::isfinite(options_.threshold)) {
     throw InvalidArgument("audit threshold must be finite and >= 0");
   }
@@ -118,7 +119,8 @@ Verdict Audit::verdict() const {
   // Finished means the last observed state is at the end of the interval (within rounding).
   const double tolerance = 1e-12 * std::max({1.0, std::abs(t_begin_), std::abs(t_end_)});
   if (accepted_steps_ == 0 || !(std::abs(t_reached_ - t_end_) <= tolerance)) return Verdict::Incomplete;
-  const bool within = relative_drift() <= options_.threshold && constraint_drift_within_threshold();
+  const bool within = relative_drift() <= options_.threshold && constraint_drift_within_threshold() &&
+                      equation_check_.passed();
   return within ? Verdict::Pass : Verdict::Fail;
 }
 

@@ -160,10 +160,40 @@ BOOST_AUTO_TEST_CASE(options_that_do_not_apply_are_usage_errors) {
   expect_usage_error("compare crane --methods cvode-bdf --steps 1e-3", "--steps");
   expect_usage_error("compare crane --methods rk4,cvode-bdf --iteration newton", "--iteration");
   expect_usage_error("compare crane --methods rk4 --z-as quadrature", "--z-as");
+  expect_usage_error("run crane-derived --no-equation-check", "--no-equation-check");  // nothing hand-derived
+  expect_usage_error("run crane-dae --equation-check-every 1", "--equation-check-every");
+  expect_usage_error("run crane --no-equation-check --equation-threshold 1e-6", "--equation-threshold");
+  expect_usage_error("run crane --no-audit --equation-check-every 1", "--equation-check-every");
   // ... and the same options where they apply are accepted.
   BOOST_TEST(energy_audit("run crane --method cvode-adams --iteration fixed-point --rtol 1e-6 --t-end 0.5").status == 0);
   BOOST_TEST(energy_audit("run crane-dae --stabilize baumgarte --baumgarte 1,1 --drift-threshold 1e-2 --t-end 0.5")
                  .status == 0);
+}
+
+// The equation check reports the residual of Lagrange's equations at the hand-derived
+// accelerations beside δ_C: round-off for crane, a wrong sign's share for crane-wrong.
+BOOST_AUTO_TEST_CASE(the_equation_check_is_reported_and_judged) {
+  const fs::path right = scratch_dir() / "eq-right.json", wrong = scratch_dir() / "eq-wrong.json",
+                 every = scratch_dir() / "eq-every.json", off = scratch_dir() / "eq-off.json";
+  const Result r = energy_audit("run crane --json " + right.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  BOOST_TEST(r.out.find("equations  relative residual") != std::string::npos, r.out);
+  const auto j = nlohmann::json::parse(read_file(right));
+  BOOST_TEST(j["equation_check"]["relative_residual"].get<double>() < 1e-14);
+  BOOST_TEST(j["equation_check"]["checked_steps"].get<int>() == 2 + 4999 / 100);  // t0, the first step, every 100th
+  BOOST_TEST(j["equation_check"]["threshold"].get<double>() == 1e-8);
+  BOOST_TEST(j["verdict"] == "pass");
+  BOOST_TEST_REQUIRE(energy_audit("run crane-wrong --json " + wrong.string()).status == 0);
+  const auto w = nlohmann::json::parse(read_file(wrong));
+  BOOST_TEST(w["equation_check"]["relative_residual"].get<double>() > 1e-3);
+  BOOST_TEST(w["verdict"] == "fail");
+  BOOST_TEST_REQUIRE(energy_audit("run crane --equation-check-every 1 --json " + every.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(every))["equation_check"]["checked_steps"].get<int>() == 5001);
+  BOOST_TEST_REQUIRE(energy_audit("run crane --no-equation-check --json " + off.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(off))["equation_check"].is_null());
+  const fs::path derived = scratch_dir() / "eq-derived.json";  // derived accelerations: nothing to check
+  BOOST_TEST_REQUIRE(energy_audit("run crane-derived --json " + derived.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(derived))["equation_check"].is_null());
 }
 
 // The constraint drift is judged with δ_C: a wildly inconsistent start keeps C exact but fails.
@@ -320,7 +350,7 @@ BOOST_AUTO_TEST_CASE(compare_tables_every_method_and_step_with_observed_order) {
   BOOST_TEST_REQUIRE(r.status == 0);
   const auto rows = lines_of(read_file(csv));
   BOOST_TEST_REQUIRE(rows.size() == 1u + 18u);
-  BOOST_TEST(rows[0] == "method,step,rtol,delta_C,verdict,steps,rhs_evals,wall_seconds,observed_order");
+  BOOST_TEST(rows[0] == "method,step,rtol,delta_C,equation_residual,verdict,steps,rhs_evals,wall_seconds,observed_order");
   // rk4 at 5e-3 -> 1e-3: its observed order of delta_C is close to 4.
   for (const std::string& row : rows) {
     if (row.rfind("rk4,0.001,", 0) == 0) {

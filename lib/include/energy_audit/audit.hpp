@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "energy_audit/energy_sample.hpp"
+#include "energy_audit/equation_check.hpp"
+#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/history.hpp"
 #include "energy_audit/run_end.hpp"
 
@@ -22,6 +25,12 @@ struct AuditOptions {
   /// Multiplier models: pass only when max ‖Φ‖ and max ‖ψ‖ = max ‖G v + g‖ are ≤ this, in the
   /// constraints' own units (‖Φ‖ in those of Φ, e.g. m; ‖ψ‖ in those per second, e.g. m/s).
   double drift_threshold = 1e-3;
+  /// Systems with hand-derived accelerations: check Lagrange's equations at the first two states
+  /// (at rest a wrong term in the velocities vanishes) and then at every k-th accepted step;
+  /// 1 checks every step, 0 none. One check costs about one derived-acceleration evaluation.
+  std::size_t equation_check_every = 100;
+  /// Pass only when the equations' relative residual is ≤ this.
+  double equation_threshold = default_equation_residual_threshold;
   std::size_t store_every = 1;       ///< keep every k-th accepted step; 0 keeps none
   std::vector<double> output_times;  ///< if given, keep instead the first step at or after each
   RowSink row_sink;                  ///< if given, stored rows go there instead of staying in memory
@@ -30,7 +39,7 @@ struct AuditOptions {
 /// The outcome of an audit. Only a run that covered its whole interval can pass.
 enum class Verdict {
   Pass,         ///< finished, and every check within its threshold
-  Fail,         ///< finished, and a check (δ_C, constraint drift) above its threshold
+  Fail,         ///< finished, and a check (δ_C, constraint drift, equations) above its threshold
   Diverged,     ///< the state became non-finite before the end
   Error,        ///< the solver or the model failed before the end
   Interrupted,  ///< stopped on request before the end
@@ -84,6 +93,13 @@ class Audit {
   /// Hands the rows held to the row sink (AuditOptions::row_sink), if any; last_row() stays.
   void flush_history();
 
+  /// Whether the equations are due for a check at the step just recorded (every
+  /// equation_check_every-th); the observer then hands the residual to record_equation_residual.
+  bool equation_check_due();
+  void record_equation_residual(const EquationResidual& residual) { equation_check_.add(residual); }
+  /// The equation check so far; checked_steps() is 0 when the system's equations were not checked.
+  const EquationCheck& equation_check() const { return equation_check_; }
+
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }
   /// The row of the last sample seen, stored or not; empty before the first.
@@ -104,6 +120,8 @@ class Audit {
   bool last_row_stored_ = false;
   std::size_t steps_to_next_store_ = 0;  ///< with store_every: steps left before the next stored one
   std::optional<ConstraintDrift> max_constraint_drift_;
+  EquationCheck equation_check_;
+  std::size_t steps_to_next_equation_check_ = 0;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
@@ -135,6 +153,20 @@ class Audit {
   }
 }
 
+inline bool Audit::equation_check_due() {
+  if (options_.equation_check_every == 0) return false;
+  if (accepted_steps_ <= 2) {  // the initial state and the first step
+    steps_to_next_equation_check_ = options_.equation_check_every - 1;
+    return true;
+  }
+  if (steps_to_next_equation_check_ > 0) {
+    --steps_to_next_equation_check_;
+    return false;
+  }
+  steps_to_next_equation_check_ = options_.equation_check_every - 1;
+  return true;
+}
+
 inline bool Audit::should_store(double t) {
   if (!options_.output_times.empty()) return reached_output_time(t);
   if (options_.store_every == 0) return false;
@@ -146,14 +178,31 @@ inline bool Audit::should_store(double t) {
   return true;
 }
 
-/// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call.
+/// A system whose accelerations may be checked against Lagrange's equations of its energies:
+/// LagrangeSystem of a model with hand-derived accelerations.
+template <class System>
+concept EquationCheckedSystem = requires(const System& system, const ConstVectorRef& y, double t) {
+  { system.checks_equations() } -> std::convertible_to<bool>;
+  { system.equation_residual(y, t) } -> std::same_as<EquationResidual>;
+  { system.equation_residual_from_rates(y, y, t) } -> std::same_as<EquationResidual>;
+};
+
+/// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call; for an
+/// EquationCheckedSystem it also checks the equations when the audit says they are due.
 template <class System>
 class AuditObserver {
  public:
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
   void begin_run(double t0, double t1) const { audit_.begin_run(t0, t1); }
   void end_run(RunEnd end, double t_reached) const { audit_.end_run(end, t_reached); }
-  void operator()(const ConstVectorRef& y, double t) const { audit_.record(system_.sample(y, t)); }
+  void operator()(const ConstVectorRef& y, double t) const {
+    audit_.record(system_.sample(y, t));
+    if constexpr (EquationCheckedSystem<System>) {
+      if (system_.checks_equations() && audit_.equation_check_due()) {
+        audit_.record_equation_residual(system_.equation_residual(y, t));
+      }
+    }
+  }
   /// Evaluates the system's rates at (y, t) into dydt and records y, sharing what the two have
   /// in common: integrate_const calls it for the first stage of the step that leaves y. It takes
   /// the stepper's own vectors, which stay in registers across the call.
@@ -163,6 +212,11 @@ class AuditObserver {
     } catch (...) {
       audit_.record(system_.sample(y, t));  // y was accepted: the audit sees it even if its rates fail
       throw;
+    }
+    if constexpr (EquationCheckedSystem<System>) {  // the accelerations at y are in dydt already
+      if (system_.checks_equations() && audit_.equation_check_due()) {
+        audit_.record_equation_residual(system_.equation_residual_from_rates(y, dydt, t));
+      }
     }
   }
 

@@ -10,6 +10,7 @@
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
+#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
@@ -118,6 +119,31 @@ class LagrangeSystem {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     return sample_of(y, q, v, t);
+  }
+
+  /// Whether the accelerations are the model's own, hand-derived ones: only those can be
+  /// checked against Lagrange's equations of its T, V and f (derived ones solve them).
+  bool checks_equations() const {
+    if constexpr (HasHandAccelerations<M>) return source_ == AccelerationSource::Hand;
+    return false;
+  }
+
+  /// The residual of Lagrange's equations at y = [q, v, ...] with the hand accelerations.
+  EquationResidual equation_residual(const ConstVectorRef& y, double t) const
+    requires HasHandAccelerations<M>
+  {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    return energy_audit::equation_residual(model_, q, v, model_.accelerations(q, v, t), t);
+  }
+
+  /// The same, with the accelerations taken from rates dydt = [v, a, ...] already evaluated at y.
+  EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& dydt, double t) const
+    requires HasHandAccelerations<M>
+  {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    return energy_audit::equation_residual(model_, q, v, Coordinates(dydt.template segment<n>(n)), t);
   }
 
  private:
