@@ -48,7 +48,7 @@ struct CvodeAudit::State {
   State(int n, DropInEnergies e, double threshold)
       : dofs(n),
         energies(std::move(e)),
-        audit(AuditOptions{.threshold = threshold, .store_every = 0}),
+        audit(AuditOptions{.threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
         minus_v(static_cast<std::size_t>(n)),
         zero_v(static_cast<std::size_t>(n), 0.0) {}
 
@@ -76,6 +76,7 @@ struct CvodeAudit::State {
   double t_returned = 0, Z_returned = 0;
   DropInStep last;
   std::vector<double> minus_v, zero_v;
+  N_Vector derivative = nullptr;  // y' at a step's end for the equation check, during one CVode call
 
   /// A scratch vector like yout for CVodeGetDky, owned for one call only.
   NVector scratch_like(N_Vector yout) const {
@@ -109,8 +110,18 @@ struct CvodeAudit::State {
     return rate;
   }
 
-  void interpolate(void* cvode_mem, double t, N_Vector out) const {
-    check_cvode(CVodeGetDky(cvode_mem, t, 0, out), "CVodeGetDky", {}, t);
+  void interpolate(void* cvode_mem, double t, N_Vector out, int derivative = 0) const {
+    check_cvode(CVodeGetDky(cvode_mem, t, derivative, out), "CVodeGetDky", {}, t);
+  }
+
+  /// Lagrange's equations at the step's end, with the v̇ CVODE holds there.
+  void check_equations(void* cvode_mem, double t, N_Vector state, N_Vector scratch) {
+    if (!energies.equation_residual) return;
+    interpolate(cvode_mem, t, scratch, 1);
+    const double* y = N_VGetArrayPointer(state);
+    double out[2] = {0, 0};
+    energies.equation_residual(y, y + dofs, N_VGetArrayPointer(scratch) + dofs, t, out);
+    audit.record_equation_residual({out[0], out[1]});
   }
 
   /// Records the state in `y` at t with the current Z.
@@ -150,6 +161,7 @@ struct CvodeAudit::State {
     Z += flow_integral(cvode_mem, t_end - h, t_end, scratch);
     interpolate(cvode_mem, t_end, scratch);
     record(t_end, scratch);
+    if (derivative != nullptr) check_equations(cvode_mem, t_end, scratch, derivative);
     t_audited = t_end;
     ++audited;
   }
@@ -279,6 +291,13 @@ int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealt
   }
   State& s = state();
   const NVector scratch = s.scratch_like(yout);
+  NVector derivative;
+  if (s.energies.equation_residual) {
+    derivative = s.scratch_like(yout);
+    s.derivative = derivative.get();
+  }
+  // Forgets the scratch vector however this call ends: none is kept between calls.
+  const std::unique_ptr<State, void (*)(State*)> forget_derivative(&s, [](State* st) { st->derivative = nullptr; });
   s.synchronize(cvode_mem, scratch.get());
   int flag = 0;
   if (s.root_pending) {
@@ -306,7 +325,20 @@ const char* CvodeAudit::verdict() const {
   const State& s = state();
   if (s.failure_flag < 0) return "error";
   if (s.audited == 0 || s.incomplete) return "incomplete";
-  return s.audit.relative_drift() <= s.audit.threshold() ? "pass" : "fail";
+  const bool within = s.audit.relative_drift() <= s.audit.threshold() && s.audit.equation_check().passed();
+  return within ? "pass" : "fail";
+}
+double CvodeAudit::equation_residual() const { return state().audit.equation_check().relative_residual(); }
+long CvodeAudit::equation_checked_steps() const {
+  return static_cast<long>(state().audit.equation_check().checked_steps());
+}
+double CvodeAudit::equation_threshold() const { return state().audit.equation_check().threshold(); }
+void CvodeAudit::set_equation_threshold(double threshold) {
+  State& s = state();
+  if (s.audit.accepted_steps() > 0) {
+    throw InvalidArgument("CvodeAudit: set the equation threshold before the first CVode call");
+  }
+  s.audit = Audit(AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
 }
 bool CvodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
 long CvodeAudit::audited_steps() const { return state().audited; }
@@ -323,6 +355,10 @@ void CvodeAudit::print_summary(FILE* out) const {
                relative_drift(), threshold(), s.audited, verdict());
   std::fprintf(out, "energy audit: max |C - C(t0)| = %.3e J, energy scale = %.3e J%s\n", max_abs_drift(),
                energy_scale(), s.incomplete ? ", incomplete (a step was not audited)" : "");
+  if (s.audit.equation_check().checked_steps() > 0) {
+    std::fprintf(out, "energy audit: equations' relative residual = %.3e (threshold %.1e, %ld steps checked)\n",
+                 equation_residual(), equation_threshold(), equation_checked_steps());
+  }
   if (s.failure_flag < 0) {
     const std::unique_ptr<char, decltype(&std::free)> name(CVodeGetReturnFlagName(s.failure_flag), &std::free);
     std::fprintf(out, "energy audit: CVode returned %s at t = %.6g; the run did not finish\n",

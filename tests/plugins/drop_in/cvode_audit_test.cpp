@@ -14,14 +14,18 @@
 #include <energy_audit/sundials/drop_in_energies.hpp>
 #include <energy_audit/sundials/handles.hpp>
 #include <functional>
+#include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "gyroscopic_oscillator.hpp"
 #include "moving_support_pendulum.hpp"
 #include "oscillator.hpp"
 
 namespace sun = energy_audit::sun;
+using energy_audit::testing::GyroscopicOscillator;
 using energy_audit::testing::MovingSupportPendulum;
 using energy_audit::testing::Oscillator;
 
@@ -32,10 +36,13 @@ namespace {
 struct Problem {
   std::function<void(double t, const double* y, double* ydot)> rhs;
   std::function<double(double t, const double* y)> root;  // optional, one root function
+  double fails_after = std::numeric_limits<double>::infinity();  // the right-hand side's last time
 };
 
 int problem_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
-  static_cast<const Problem*>(user_data)->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+  const Problem& problem = *static_cast<const Problem*>(user_data);
+  if (t > problem.fails_after) return -1;  // unrecoverable: CVode returns CV_RHSFUNC_FAIL
+  problem.rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
   return 0;
 }
 
@@ -400,6 +407,21 @@ BOOST_AUTO_TEST_CASE(an_exception_from_an_energy_function_propagates) {
   BOOST_TEST(audit.audited_steps() == solver.steps() - 1);
 }
 
+// A run that fails before the program's end never passes, however small δ_C was until then.
+BOOST_AUTO_TEST_CASE(a_failed_cvode_call_makes_the_verdict_error) {
+  Problem problem = oscillator_problem();
+  problem.fails_after = 1.0;
+  Solver solver(problem, {q0, 0.0}, 1e-8, 1e-10);
+  sun::CvodeAudit audit(1, oscillator_energies());
+  sunrealtype t = 0;
+  BOOST_TEST(audit.CVode(solver.mem(), 0.5, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+  BOOST_TEST(audit.passed());  // so far
+  BOOST_TEST(audit.CVode(solver.mem(), 2.0, solver.y.get(), &t, CV_NORMAL) == CV_RHSFUNC_FAIL);
+  BOOST_TEST(std::string(audit.verdict()) == "error");
+  BOOST_TEST(!audit.passed());
+  BOOST_TEST(audit.relative_drift() < 1e-6);  // the drift over the steps computed
+}
+
 BOOST_AUTO_TEST_CASE(steps_taken_around_the_audit_are_an_error) {
   const Problem problem = oscillator_problem();
   Solver solver(problem, {q0, 0.0}, 1e-8, 1e-10);
@@ -457,4 +479,45 @@ BOOST_AUTO_TEST_CASE(bad_arguments_are_rejected) {
   BOOST_TEST(moved.threshold() == 1e-3);
   BOOST_CHECK_THROW(static_cast<void>(audit.threshold()),
                     energy_audit::Error);  // NOLINT(bugprone-use-after-move)
+}
+
+// With energies from a templated model, the drop-in audit also checks the program's right-hand
+// side against Lagrange's equations of those energies, through the v̇ CVODE holds at each step's
+// end: a gyroscopic term that does no work passes δ_C and fails the check.
+BOOST_AUTO_TEST_CASE(energies_from_a_model_check_the_programs_equations) {
+  const GyroscopicOscillator::Coordinates<double> start_q(1.0, 0.5), start_v(0.0, 1.0);
+  for (const int method : {CV_BDF, CV_ADAMS}) {
+    for (const double rtol : {1e-6, 1e-8, 1e-10}) {
+      for (const double b : {0.0, 1.0}) {
+        GyroscopicOscillator model;
+        model.wrong_gyroscopic_coefficient = b;
+        const Problem problem{[&model](double t, const double* y, double* ydot) {
+                                const GyroscopicOscillator::Coordinates<double> q(y[0], y[1]), v(y[2], y[3]);
+                                const auto a = model.accelerations(q, v, t);
+                                ydot[0] = y[2];
+                                ydot[1] = y[3];
+                                ydot[2] = a[0];
+                                ydot[3] = a[1];
+                              },
+                              {}};
+        Solver solver(problem, {start_q[0], start_q[1], start_v[0], start_v[1]}, rtol, rtol * 1e-2, method);
+        sun::CvodeAudit audit = sun::make_cvode_audit(model);
+        output_loop(solver, output_times(1.0, 10), audited(audit));
+        BOOST_TEST_MESSAGE((method == CV_BDF ? "BDF" : "Adams") << " rtol " << rtol << " b " << b << ": delta_C "
+                                                                 << audit.relative_drift() << ", equations "
+                                                                 << audit.equation_residual());
+        BOOST_TEST_CONTEXT((method == CV_BDF ? "BDF" : "Adams") << " rtol " << rtol << " b " << b) {
+          BOOST_TEST(audit.equation_checked_steps() == audit.audited_steps());
+          BOOST_TEST(audit.relative_drift() < 1e-3);  // energy alone cannot tell
+          if (b == 0.0) {
+            BOOST_TEST(audit.equation_residual() <= audit.equation_threshold());
+            BOOST_TEST(audit.passed());
+          } else {
+            BOOST_TEST(audit.equation_residual() > 0.1);
+            BOOST_TEST(std::string(audit.verdict()) == "fail");
+          }
+        }
+      }
+    }
+  }
 }

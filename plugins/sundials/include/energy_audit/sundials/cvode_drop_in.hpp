@@ -47,7 +47,18 @@ struct DropInEnergies {
   std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate;
   /// ∂V/∂t at fixed q [W]; empty: 0
   std::function<double(const double* q, double t)> potential_energy_rate;
+  /// The residual of Lagrange's equations of T, V and f at accelerations a: writes ‖M a − r‖∞ to
+  /// out[0] and the size of the equations' terms to out[1] (energies_from_model sets it from the
+  /// model's templates). Empty: the program's equations are not checked.
+  std::function<void(const double* q, const double* v, const double* a, double t, double* out)> equation_residual;
 };
+
+/// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a
+/// step's end solves the program's equations only to the tolerance of its nonlinear solver: the
+/// relative residual of correct equations is round-off with BDF on a linear model and about
+/// 1.5e-7 with Adams at rtol 1e-6 (tests/plugins/drop_in/cvode_audit_test.cpp), while a wrong
+/// term weighs 1e-2 to 1 of the equations' size (the crane's flipped sign 1.1e-2).
+inline constexpr double drop_in_equation_threshold = 1e-4;
 
 /// The energies at the last audited step (named in words: T0, T1, ... are common macros).
 struct DropInStep {
@@ -107,9 +118,18 @@ class CvodeAudit {
   /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
   double relative_drift() const;
   /// "error" once a CVode call returned a failure flag; "incomplete" before the first audited
-  /// step or after a step that could not be audited; otherwise "pass" when δ_C ≤ threshold,
-  /// else "fail".
+  /// step or after a step that could not be audited; otherwise "pass" when δ_C ≤ threshold (and
+  /// the equations' relative residual ≤ its threshold, when they are checked), else "fail".
   const char* verdict() const;
+  /// With DropInEnergies::equation_residual: sup ‖M a − r‖∞ / sup of the terms' size over the
+  /// audited steps, where a is the v̇ part of the derivative CVODE holds at each step's end
+  /// (CVodeGetDky, k = 1), consistent with the program's right-hand side to the tolerance of
+  /// CVODE's nonlinear solver; 0 when not checked.
+  double equation_residual() const;
+  long equation_checked_steps() const;  ///< 0 when the equations are not checked
+  double equation_threshold() const;
+  /// The pass threshold of equation_residual(); InvalidArgument if negative or not finite.
+  void set_equation_threshold(double threshold);
   /// verdict() is "pass".
   bool passed() const;
   long audited_steps() const;  ///< accepted steps audited (the initial state not counted)

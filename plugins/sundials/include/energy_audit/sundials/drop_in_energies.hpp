@@ -10,6 +10,7 @@
 
 #include <Eigen/Core>
 #include <energy_audit/energy_flow.hpp>
+#include <energy_audit/equation_residual.hpp>
 #include <energy_audit/lagrange_model.hpp>
 #include <utility>
 
@@ -34,6 +35,12 @@ DropInEnergies energies_from_model(M model) {
     const Coordinates velocities{View(v)};
     const Coordinates f = model.forces(Coordinates(View(q)), velocities, t);
     return velocities.dot(f);
+  };
+  energies.equation_residual = [model](const double* q, const double* v, const double* a, double t, double* out) {
+    const EquationResidual r =
+        energy_audit::equation_residual(model, Coordinates(View(q)), Coordinates(View(v)), Coordinates(View(a)), t);
+    out[0] = r.residual;
+    out[1] = r.scale;
   };
   if constexpr (!is_scleronomic<M>) {
     energies.kinetic_energy_rate = [model](const double* q, const double* v, double t) {
