@@ -73,9 +73,9 @@ class FixedStepper {
 /// integrate_const for a FixedStepper: chooses the method once, not at every step.
 template <class System, class Observer>
 IntegrationResult integrate_const(FixedStepper& stepper, const System& system, Vector& y, double t0,
-                                  double t1, double h, Observer&& observer) {
+                                  double t1, double h, Observer&& observer, const StopRequest* stop = nullptr) {
   return stepper.visit<System>([&](auto& method) {
-    return integrate_const(method, system, y, t0, t1, h, std::forward<Observer>(observer));
+    return integrate_const(method, system, y, t0, t1, h, std::forward<Observer>(observer), stop);
   });
 }
 
