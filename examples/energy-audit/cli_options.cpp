@@ -21,7 +21,8 @@ std::string read_number(const std::string& text, double& value) {
   return {};
 }
 
-CLI::Validator number_validator(const char* description, bool (*accepts)(double), const char* requirement) {
+// The validators have no description: the help shows the option's type and default only.
+CLI::Validator number_validator(bool (*accepts)(double), const char* requirement) {
   return CLI::Validator(
       [accepts, requirement](std::string& text) -> std::string {
         double value = 0;
@@ -29,21 +30,21 @@ CLI::Validator number_validator(const char* description, bool (*accepts)(double)
         if (!accepts(value)) return text + " must be " + requirement;
         return {};
       },
-      description);
+      "");
 }
 
 }  // namespace
 
 CLI::Validator finite_number() {
-  return number_validator("NUMBER", [](double) { return true; }, "finite");
+  return number_validator([](double) { return true; }, "finite");
 }
 
 CLI::Validator positive_number() {
-  return number_validator("NUMBER > 0", [](double x) { return x > 0; }, "> 0");
+  return number_validator([](double x) { return x > 0; }, "> 0");
 }
 
 CLI::Validator non_negative_number() {
-  return number_validator("NUMBER >= 0", [](double x) { return x >= 0; }, ">= 0");
+  return number_validator([](double x) { return x >= 0; }, ">= 0");
 }
 
 CLI::Validator positive_count(unsigned long long max) {
@@ -61,7 +62,7 @@ CLI::Validator positive_count(unsigned long long max) {
         if (value == 0) return "'" + text + "' is not a positive integer";
         return {};
       },
-      "INTEGER > 0");
+      "");
 }
 
 CLI::Validator assignment() {
@@ -75,7 +76,7 @@ CLI::Validator assignment() {
         }
         return {};
       },
-      "NAME=VALUE");
+      "");
 }
 
 CLI::Validator one_of(std::vector<std::string> names) {

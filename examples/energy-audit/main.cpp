@@ -258,7 +258,7 @@ struct RunCommand {
     step_option = command.add_option("--step", step, "fixed step h (fixed-step methods)")
                       ->check(positive_number())->capture_default_str();
     adaptive.add_to(command, true);
-    every_option = command.add_option("--every", every, "store every K-th step in the history (delta_C sees all)")
+    every_option = command.add_option("--every", every, "write every K-th step to the --csv history (delta_C sees all)")
                        ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the history to FILE (streamed while the run goes)");
     json_option = command.add_option("--json", json, "write the run record to FILE");

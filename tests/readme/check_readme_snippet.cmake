@@ -1,0 +1,21 @@
+# cmake -D README=README.md -D SOURCE=path/in/repo -D ROOT=repo -P check_readme_snippet.cmake
+# The README shows SOURCE in full in the ```cpp block after the line "<!-- file: SOURCE -->":
+# fails unless that block is the file, byte for byte, so the README's example is the one built.
+file(READ ${README} readme)
+file(READ ${ROOT}/${SOURCE} source)
+string(FIND "${readme}" "<!-- file: ${SOURCE} -->" marker)
+if(marker EQUAL -1)
+  message(FATAL_ERROR "README.md has no \"<!-- file: ${SOURCE} -->\" marker")
+endif()
+string(SUBSTRING "${readme}" ${marker} -1 rest)
+string(FIND "${rest}" "```cpp\n" open)
+if(open EQUAL -1)
+  message(FATAL_ERROR "no ```cpp block after the marker of ${SOURCE}")
+endif()
+math(EXPR start "${open} + 7")
+string(SUBSTRING "${rest}" ${start} -1 rest)
+string(FIND "${rest}" "```" close)
+string(SUBSTRING "${rest}" 0 ${close} block)
+if(NOT block STREQUAL source)
+  message(FATAL_ERROR "the README's block after \"<!-- file: ${SOURCE} -->\" differs from ${SOURCE}")
+endif()
