@@ -1,8 +1,13 @@
 // The CVODES adapter on the trolley crane: agreement with a tight rk4 reference, δ_C against
-// rtol, Z as state or quadrature, and failures that end in clear errors with the history kept.
+// rtol, Z as state or quadrature, failures that end in clear errors with the history kept, and
+// SUNDIALS' warnings.
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -198,4 +203,84 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused) {
   BOOST_CHECK_THROW(sun::integrate_cvodes(system, y, 0.0, 5.0, ea::NoObserver{}, o), ea::InvalidArgument);
   ea::Vector short_state = y.head(4);
   BOOST_CHECK_THROW(sun::integrate_cvodes(system, short_state, 0.0, 5.0, ea::NoObserver{}), ea::InvalidArgument);
+}
+
+namespace {
+
+// Sends what is written to stderr (file descriptor 2) to a temporary file while it lives.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()), saved_(dup(STDERR_FILENO)) {
+    BOOST_TEST_REQUIRE(file_ != nullptr);
+    BOOST_TEST_REQUIRE(saved_ >= 0);
+    std::fflush(stderr);
+    BOOST_TEST_REQUIRE(dup2(fileno(file_), STDERR_FILENO) >= 0);
+  }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+  ~StderrCapture() {
+    restore();
+    if (file_) std::fclose(file_);
+  }
+
+  /// Restores stderr and returns what was written to it.
+  std::string text() {
+    restore();
+    std::string written;
+    std::rewind(file_);
+    for (int c; (c = std::fgetc(file_)) != EOF;) written += static_cast<char>(c);
+    return written;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+    saved_ = -1;
+  }
+
+  std::FILE* file_;
+  int saved_;
+};
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  return count;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_repeated_warning_is_printed_once_and_the_failure_keeps_its_own_message) {
+  // From t0 = 1, steps of at most 1e-20 leave t where it is: CVODE warns "t + h = t" with the same
+  // text at each of its first 10 (mxhnil) steps, then once that it stops warning; the run ends
+  // in its budget of 50 steps.
+  sun::CvodesOptions o;
+  o.max_step = 1e-20;
+  o.max_steps = 50;
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  StderrCapture capture;
+  try {
+    sun::integrate_cvodes(system, y, 1.0, 2.0, ea::NoObserver{}, o);
+    BOOST_FAIL("steps of 1e-20 cannot leave t = 1");
+  } catch (const sun::CvodesFailure& e) {
+    BOOST_TEST(e.flag_name() == "CV_TOO_MUCH_WORK");
+    BOOST_TEST(e.t() == 1.0);
+    BOOST_TEST(std::string(e.what()).find(": max_steps = 50 steps taken before reaching the end") != std::string::npos,
+               e.what());
+  }
+  const std::string err = capture.text();
+  // SUNDIALS' texts (MSGCV_HNIL and MSGCV_HNIL_DONE in cvodes_impl.h).
+  const std::string prefix = "energy-audit: SUNDIALS warning: ";
+  const std::string t_plus_h = prefix +
+                               "Internal t = 1 and h = 1e-20 are such that t + h = t on the next step. The solver "
+                               "will continue anyway.\n";
+  const std::string done =
+      prefix + "The above warning has been issued mxhnil times and will not be issued again for this problem.\n";
+  BOOST_TEST(occurrences(err, t_plus_h) == 1u, err);
+  BOOST_TEST(occurrences(err, done) == 1u, err);
+  BOOST_TEST(err.size() == t_plus_h.size() + done.size(), err);
 }
