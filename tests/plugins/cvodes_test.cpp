@@ -1,6 +1,6 @@
 // The CVODES adapter on the trolley crane: agreement with a tight rk4 reference, δ_C against
-// rtol, Z as state or quadrature, failures that end in clear errors with the history kept, and
-// SUNDIALS' warnings.
+// rtol, Z as state or quadrature, failures that end in clear errors with the history kept,
+// SUNDIALS' warnings, and intervals too short to start on.
 #include <unistd.h>
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -16,6 +17,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 
 #include "crane.hpp"
@@ -283,4 +285,48 @@ BOOST_AUTO_TEST_CASE(a_repeated_warning_is_printed_once_and_the_failure_keeps_it
   BOOST_TEST(occurrences(err, t_plus_h) == 1u, err);
   BOOST_TEST(occurrences(err, done) == 1u, err);
   BOOST_TEST(err.size() == t_plus_h.size() + done.size(), err);
+}
+
+BOOST_AUTO_TEST_CASE(an_interval_too_short_to_start_on_is_refused_before_cvodes_starts) {
+  // CVODE itself ends [0, 1e-300] in CV_ILL_INPUT ((t_end - t0)^2 underflows to 0).
+  const std::string problem = sun::adaptive_interval_problem(0.0, 1e-300);
+  BOOST_TEST(problem.find("the interval [0, 1e-300] is too short for CVODES and IDAS to start") == 0u, problem);
+  BOOST_TEST(problem.find("at least 1e-150") != std::string::npos, problem);
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  const ea::Vector y0 = y;
+  ea::Audit audit;
+  BOOST_CHECK_EXCEPTION(sun::integrate_cvodes(system, y, 0.0, 1e-300, ea::watch(system, audit)), ea::InvalidArgument,
+                        [&](const ea::InvalidArgument& e) { return e.what() == problem; });
+  BOOST_TEST(audit.accepted_steps() == 0u);
+  BOOST_TEST((y - y0).cwiseAbs().maxCoeff() == 0.0);
+
+  // Two roundoff units from t0 = 1, CVODE ends in CV_TOO_CLOSE.
+  const double eps = std::numeric_limits<double>::epsilon();
+  BOOST_TEST(sun::adaptive_interval_problem(1.0, 1.0 + 2 * eps).find("is too short") != std::string::npos);
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, 0.0).empty());
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, std::numeric_limits<double>::infinity()).empty());
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, std::numeric_limits<double>::quiet_NaN()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(short_intervals_that_are_accepted_run_to_their_end) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const CraneSystem system{Crane{}};
+  // [0, 1e-6], and near each of the two bounds of the rule: 1e-150, and 100 roundoff units of t
+  // (here 128, rounded at 1e6).
+  for (const auto& [t0, t1] : {std::pair{0.0, 1e-6}, std::pair{0.0, 1e-150}, std::pair{1.0, 1.0 + 128 * eps},
+                               std::pair{1e6, 1e6 * (1.0 + 128 * eps)}}) {
+    BOOST_TEST_CONTEXT("[" << t0 << ", " << t1 << "]") {
+      BOOST_TEST(sun::adaptive_interval_problem(t0, t1) == "");
+      for (const auto method : {sun::Multistep::Bdf, sun::Multistep::Adams}) {
+        ea::Vector y = crane_start(system);
+        const ea::Vector y0 = y;
+        sun::CvodesOptions o;
+        o.method = method;
+        const sun::CvodesResult result = sun::integrate_cvodes(system, y, t0, t1, ea::NoObserver{}, o);
+        BOOST_TEST(result.t_reached == t1);
+        BOOST_TEST((y.head(4) - y0.head(4)).cwiseAbs().maxCoeff() < 1e-3);  // the crane barely moves
+      }
+    }
+  }
 }

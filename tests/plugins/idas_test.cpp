@@ -1,5 +1,6 @@
 // The IDAS adapter on crane-dae: agreement with crane on CVODES, Z as residual or quadrature,
-// GGL against drift, and the failures that must end in clear errors with the history kept.
+// GGL against drift, short runs, and the failures that must end in clear errors with the
+// history kept.
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@
 #include <energy_audit/audit.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 
@@ -204,4 +206,35 @@ BOOST_AUTO_TEST_CASE(exception_in_a_residual_is_rethrown_after_idas_returns_with
                         [](const std::runtime_error& e) { return std::string(e.what()) == "damper failed"; });
   BOOST_TEST(audit.accepted_steps() > 1u);
   BOOST_TEST(audit.last_row()[0] <= 0.3 + 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(an_interval_too_short_to_start_on_is_refused_before_idas_starts) {
+  const DaeSystem system{CraneDae{}};
+  const auto s = CraneDae{}.initial_state();
+  const ea::Vector y0 = system.initial_state(s.q, s.v);
+  for (const auto form : {sun::DaeForm::Index1, sun::DaeForm::Ggl}) {
+    BOOST_TEST_CONTEXT((form == sun::DaeForm::Ggl ? "ggl" : "index 1")) {
+      sun::IdasOptions o;
+      o.form = form;
+      ea::Vector y = y0;
+      ea::Audit audit;
+      BOOST_CHECK_EXCEPTION(sun::integrate_idas(system, y, 0.0, 1e-300, ea::watch(system, audit), o),
+                            ea::InvalidArgument, [](const ea::InvalidArgument& e) {
+                              return e.what() == sun::adaptive_interval_problem(0.0, 1e-300) &&
+                                     std::string(e.what()).find("too short") != std::string::npos;
+                            });
+      BOOST_TEST(audit.accepted_steps() == 0u);
+      // Near the rule's bound and at 1e-6, IDAS starts and reaches the end; with an initial
+      // step longer than the interval too.
+      for (const double t1 : {1e-150, 1e-6}) {
+        for (const double initial_step : {0.0, 1e-3}) {
+          ea::Vector short_run = y0;
+          o.initial_step = initial_step;
+          const sun::IdasResult result = sun::integrate_idas(system, short_run, 0.0, t1, ea::NoObserver{}, o);
+          BOOST_TEST(result.t_reached == t1);
+          BOOST_TEST((short_run.head(8) - y0.head(8)).cwiseAbs().maxCoeff() < 1e-3);
+        }
+      }
+    }
+  }
 }

@@ -93,7 +93,8 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
 
 /// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
 /// t0 and after every accepted internal step, Z included in both modes. Throws CvodesFailure on
-/// a SUNDIALS failure, and rethrows an exception from the system after CVODES has returned.
+/// a SUNDIALS failure, InvalidArgument for an interval that adaptive_interval_problem refuses,
+/// and rethrows an exception from the system after CVODES has returned.
 template <class System, class Observer>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                               const CvodesOptions& options = {}) {

@@ -116,8 +116,9 @@ SolverCounters read_idas_counters(void* memory, bool quadrature);
 
 /// Integrates y = [q, v, Z] of a multiplier system (y = [q, v] when it does not carry Z) from
 /// t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at t0 and after every accepted internal step. Throws
-/// IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on kinematic constraints or
-/// inconsistent initial values, and rethrows the system's exceptions after IDAS has returned.
+/// IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on kinematic constraints,
+/// inconsistent initial values or an interval that adaptive_interval_problem refuses, and
+/// rethrows the system's exceptions after IDAS has returned.
 template <class System, class Observer>
 IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                           const IdasOptions& options = {}) {
