@@ -1,8 +1,14 @@
 // The CVODES adapter on the trolley crane: agreement with a tight rk4 reference, δ_C against
-// rtol, Z as state or quadrature, and failures that end in clear errors with the history kept.
+// rtol, Z as state or quadrature, failures that end in clear errors with the history kept,
+// SUNDIALS' warnings, and intervals too short to start on.
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -12,6 +18,7 @@
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 
 #include "crane.hpp"
@@ -234,4 +241,128 @@ BOOST_AUTO_TEST_CASE(bad_options_are_refused) {
   BOOST_CHECK_THROW(sun::integrate_cvodes(system, y, 0.0, 5.0, ea::NoObserver{}, o), ea::InvalidArgument);
   ea::Vector short_state = y.head(4);
   BOOST_CHECK_THROW(sun::integrate_cvodes(system, short_state, 0.0, 5.0, ea::NoObserver{}), ea::InvalidArgument);
+}
+
+namespace {
+
+// Sends what is written to stderr (file descriptor 2) to a temporary file while it lives.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()), saved_(dup(STDERR_FILENO)) {
+    BOOST_TEST_REQUIRE(file_ != nullptr);
+    BOOST_TEST_REQUIRE(saved_ >= 0);
+    std::fflush(stderr);
+    BOOST_TEST_REQUIRE(dup2(fileno(file_), STDERR_FILENO) >= 0);
+  }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+  ~StderrCapture() {
+    restore();
+    if (file_) std::fclose(file_);
+  }
+
+  /// Restores stderr and returns what was written to it.
+  std::string text() {
+    restore();
+    std::string written;
+    std::rewind(file_);
+    for (int c; (c = std::fgetc(file_)) != EOF;) written += static_cast<char>(c);
+    return written;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(stderr);
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+    saved_ = -1;
+  }
+
+  std::FILE* file_;
+  int saved_;
+};
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  return count;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_repeated_warning_is_printed_once_and_the_failure_keeps_its_own_message) {
+  // From t0 = 1, steps of at most 1e-20 leave t where it is: CVODE warns "t + h = t" with the same
+  // text at each of its first 10 (mxhnil) steps, then once that it stops warning; the run ends
+  // in its budget of 50 steps.
+  sun::CvodesOptions o;
+  o.max_step = 1e-20;
+  o.max_steps = 50;
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  StderrCapture capture;
+  try {
+    sun::integrate_cvodes(system, y, 1.0, 2.0, ea::NoObserver{}, o);
+    BOOST_FAIL("steps of 1e-20 cannot leave t = 1");
+  } catch (const sun::CvodesFailure& e) {
+    BOOST_TEST(e.flag_name() == "CV_TOO_MUCH_WORK");
+    BOOST_TEST(e.t() == 1.0);
+    BOOST_TEST(std::string(e.what()).find(": max_steps = 50 steps taken before reaching the end") != std::string::npos,
+               e.what());
+  }
+  const std::string err = capture.text();
+  // SUNDIALS' texts (MSGCV_HNIL and MSGCV_HNIL_DONE in cvodes_impl.h).
+  const std::string prefix = "energy-audit: SUNDIALS warning: ";
+  const std::string t_plus_h = prefix +
+                               "Internal t = 1 and h = 1e-20 are such that t + h = t on the next step. The solver "
+                               "will continue anyway.\n";
+  const std::string done =
+      prefix + "The above warning has been issued mxhnil times and will not be issued again for this problem.\n";
+  BOOST_TEST(occurrences(err, t_plus_h) == 1u, err);
+  BOOST_TEST(occurrences(err, done) == 1u, err);
+  BOOST_TEST(err.size() == t_plus_h.size() + done.size(), err);
+}
+
+BOOST_AUTO_TEST_CASE(an_interval_too_short_to_start_on_is_refused_before_cvodes_starts) {
+  // CVODE itself ends [0, 1e-300] in CV_ILL_INPUT ((t_end - t0)^2 underflows to 0).
+  const std::string problem = sun::adaptive_interval_problem(0.0, 1e-300);
+  BOOST_TEST(problem.find("the interval [0, 1e-300] is too short for CVODES and IDAS to start") == 0u, problem);
+  BOOST_TEST(problem.find("at least 1e-150") != std::string::npos, problem);
+  const CraneSystem system{Crane{}};
+  ea::Vector y = crane_start(system);
+  const ea::Vector y0 = y;
+  ea::Audit audit;
+  BOOST_CHECK_EXCEPTION(sun::integrate_cvodes(system, y, 0.0, 1e-300, ea::watch(system, audit)), ea::InvalidArgument,
+                        [&](const ea::InvalidArgument& e) { return e.what() == problem; });
+  BOOST_TEST(audit.accepted_steps() == 0u);
+  BOOST_TEST((y - y0).cwiseAbs().maxCoeff() == 0.0);
+
+  // Two roundoff units from t0 = 1, CVODE ends in CV_TOO_CLOSE.
+  const double eps = std::numeric_limits<double>::epsilon();
+  BOOST_TEST(sun::adaptive_interval_problem(1.0, 1.0 + 2 * eps).find("is too short") != std::string::npos);
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, 0.0).empty());
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, std::numeric_limits<double>::infinity()).empty());
+  BOOST_TEST(!sun::adaptive_interval_problem(0.0, std::numeric_limits<double>::quiet_NaN()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(short_intervals_that_are_accepted_run_to_their_end) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const CraneSystem system{Crane{}};
+  // [0, 1e-6], and near each of the two bounds of the rule: 1e-150, and 100 roundoff units of t
+  // (here 128, rounded at 1e6).
+  for (const auto& [t0, t1] : {std::pair{0.0, 1e-6}, std::pair{0.0, 1e-150}, std::pair{1.0, 1.0 + 128 * eps},
+                               std::pair{1e6, 1e6 * (1.0 + 128 * eps)}}) {
+    BOOST_TEST_CONTEXT("[" << t0 << ", " << t1 << "]") {
+      BOOST_TEST(sun::adaptive_interval_problem(t0, t1) == "");
+      for (const auto method : {sun::Multistep::Bdf, sun::Multistep::Adams}) {
+        ea::Vector y = crane_start(system);
+        const ea::Vector y0 = y;
+        sun::CvodesOptions o;
+        o.method = method;
+        const sun::CvodesResult result = sun::integrate_cvodes(system, y, t0, t1, ea::NoObserver{}, o);
+        BOOST_TEST(result.t_reached == t1);
+        BOOST_TEST((y.head(4) - y0.head(4)).cwiseAbs().maxCoeff() < 1e-3);  // the crane barely moves
+      }
+    }
+  }
 }

@@ -1,14 +1,19 @@
 // The IDAS adapter on crane-dae: agreement with crane on CVODES, Z as residual or quadrature,
-// GGL against drift, and the failures that must end in clear errors with the history kept.
+// GGL against drift, long and short runs, and the failures that must end in clear errors with
+// the history kept.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 
@@ -24,18 +29,20 @@ using DaeSystem = ea::MultiplierSystem<CraneDae>;
 
 namespace {
 
-// crane on CVODES at rtol 1e-11: the reference from the other formulation.
+// crane on CVODES at rtol 1e-11 up to t_end: the reference from the other formulation.
+ea::Vector crane_on_cvodes(double t_end) {
+  const ea::LagrangeSystem<Crane> system{Crane{}};
+  const auto s = Crane{}.initial_state();
+  ea::Vector state = system.initial_state(s.q, s.v);
+  sun::CvodesOptions o;
+  o.rtol = 1e-11;
+  o.atol = 1e-13;
+  sun::integrate_cvodes(system, state, 0.0, t_end, ea::NoObserver{}, o);
+  return state;
+}
+
 const ea::Vector& crane_reference() {
-  static const ea::Vector y = [] {
-    const ea::LagrangeSystem<Crane> system{Crane{}};
-    const auto s = Crane{}.initial_state();
-    ea::Vector state = system.initial_state(s.q, s.v);
-    sun::CvodesOptions o;
-    o.rtol = 1e-11;
-    o.atol = 1e-13;
-    sun::integrate_cvodes(system, state, 0.0, 5.0, ea::NoObserver{}, o);
-    return state;
-  }();
+  static const ea::Vector y = crane_on_cvodes(5.0);
   return y;
 }
 
@@ -204,4 +211,89 @@ BOOST_AUTO_TEST_CASE(exception_in_a_residual_is_rethrown_after_idas_returns_with
                         [](const std::runtime_error& e) { return std::string(e.what()) == "damper failed"; });
   BOOST_TEST(audit.accepted_steps() > 1u);
   BOOST_TEST(audit.last_row()[0] <= 0.3 + 1e-12);
+}
+
+namespace {
+
+// The first 200 steps of crane-dae on IDAS towards t1, as (t, y) after each; the run must stop
+// in its step budget.
+std::vector<std::pair<double, ea::Vector>> first_steps(double t1, double initial_step = 0) {
+  const DaeSystem system{CraneDae{}};
+  const auto s = CraneDae{}.initial_state();
+  ea::Vector y = system.initial_state(s.q, s.v);
+  std::vector<std::pair<double, ea::Vector>> steps;
+  sun::IdasOptions o;
+  o.max_steps = 200;
+  o.initial_step = initial_step;
+  try {
+    const auto record = [&](const ea::Vector& state, double t) { steps.emplace_back(t, state); };
+    sun::integrate_idas(system, y, 0.0, t1, record, o);
+    BOOST_ERROR("200 steps reached t1 = " << t1);
+  } catch (const sun::IdasFailure& e) {
+    BOOST_TEST(e.function() == "IDASolve", e.what());
+    BOOST_TEST(e.flag_name() == "IDA_TOO_MUCH_WORK", e.what());
+    BOOST_TEST(e.t() > 0.0);
+    BOOST_TEST((!steps.empty() && e.t() == steps.back().first));
+  }
+  return steps;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(long_runs_start_and_take_the_first_steps_of_a_short_one) {
+  const auto short_run = first_steps(5.0);
+  BOOST_TEST_REQUIRE(short_run.size() == 201u);  // t0 and 200 steps
+  // After 200 steps, crane-dae is where crane on CVODES is.
+  const auto& [t_last, y_last] = short_run.back();
+  const ea::Vector crane = crane_on_cvodes(t_last);
+  BOOST_TEST(std::abs(y_last[0] - crane[0]) < 1e-6);  // x1
+  BOOST_TEST(std::abs(y_last[3] - crane[1]) < 1e-6);  // phi
+  for (const double t1 : {2e4, 1e7}) {
+    BOOST_TEST_CONTEXT("t1 = " << t1) {
+      const auto long_run = first_steps(t1);
+      BOOST_TEST(long_run.size() == short_run.size());
+      double t_difference = 0, y_difference = 0;
+      for (std::size_t i = 0; i < std::min(long_run.size(), short_run.size()); ++i) {
+        t_difference = std::max(t_difference, std::abs(long_run[i].first - short_run[i].first));
+        y_difference = std::max(y_difference, (long_run[i].second - short_run[i].second).cwiseAbs().maxCoeff());
+      }
+      BOOST_TEST_MESSAGE("t1 = " << t1 << ": 200 steps to t = " << long_run.back().first << ", max |t - t_short| = "
+                                  << t_difference << ", max |y - y_short| = " << y_difference);
+      BOOST_TEST(t_difference <= 1e-12 * t_last);
+      BOOST_TEST(y_difference <= 1e-12);
+    }
+  }
+  // With an initial step, the long run starts as well.
+  BOOST_TEST(first_steps(1e7, 1e-6).size() == 201u);
+}
+
+BOOST_AUTO_TEST_CASE(an_interval_too_short_to_start_on_is_refused_before_idas_starts) {
+  const DaeSystem system{CraneDae{}};
+  const auto s = CraneDae{}.initial_state();
+  const ea::Vector y0 = system.initial_state(s.q, s.v);
+  for (const auto form : {sun::DaeForm::Index1, sun::DaeForm::Ggl}) {
+    BOOST_TEST_CONTEXT((form == sun::DaeForm::Ggl ? "ggl" : "index 1")) {
+      sun::IdasOptions o;
+      o.form = form;
+      ea::Vector y = y0;
+      ea::Audit audit;
+      BOOST_CHECK_EXCEPTION(sun::integrate_idas(system, y, 0.0, 1e-300, ea::watch(system, audit), o),
+                            ea::InvalidArgument, [](const ea::InvalidArgument& e) {
+                              return e.what() == sun::adaptive_interval_problem(0.0, 1e-300) &&
+                                     std::string(e.what()).find("too short") != std::string::npos;
+                            });
+      BOOST_TEST(audit.accepted_steps() == 0u);
+      // Near the rule's bound and at 1e-6, IDAS starts and reaches the end; with an initial
+      // step longer than the interval too.
+      for (const double t1 : {1e-150, 1e-6}) {
+        for (const double initial_step : {0.0, 1e-3}) {
+          ea::Vector short_run = y0;
+          o.initial_step = initial_step;
+          const sun::IdasResult result = sun::integrate_idas(system, short_run, 0.0, t1, ea::NoObserver{}, o);
+          BOOST_TEST(result.t_reached == t1);
+          BOOST_TEST((short_run.head(8) - y0.head(8)).cwiseAbs().maxCoeff() < 1e-3);
+        }
+      }
+    }
+  }
 }

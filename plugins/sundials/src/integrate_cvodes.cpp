@@ -2,6 +2,8 @@
 
 #include <cvodes/cvodes_ls.h>
 
+#include "energy_audit/sundials/adaptive_interval.hpp"
+
 namespace energy_audit::sun::detail {
 
 SolverCounters read_counters(void* memory, const CvodesOptions& options, bool quadrature) {
@@ -23,7 +25,9 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
                CVQuadRhsFn energy_flow, CallbackData& data, const CvodesOptions& options) {
   if (!(options.rtol > 0) || !(options.atol > 0)) throw InvalidArgument("rtol and atol must be > 0");
   if (!(options.max_steps > 0)) throw InvalidArgument("max_steps must be > 0");
-  if (!(t1 > t0)) throw InvalidArgument("t_end must be > t0");
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
   SUNContext context = solver.context;
   const auto length = static_cast<sunindextype>(y0.size());
   solver.y = make_serial_vector(length, context);
@@ -34,7 +38,7 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
   void* memory = solver.memory.get();
   const auto check = [&](int flag, const char* function) { check_cvode(flag, function, data.last_message, t0); };
   CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
-  check(CVodeSetErrHandlerFn(memory, keep_error_message, callback_data), "CVodeSetErrHandlerFn");
+  check(CVodeSetErrHandlerFn(memory, handle_sundials_message, callback_data), "CVodeSetErrHandlerFn");
   check(CVodeInit(memory, rhs, t0, solver.y.get()), "CVodeInit");
   check(CVodeSetUserData(memory, callback_data), "CVodeSetUserData");
   check(CVodeSStolerances(memory, options.rtol, options.atol), "CVodeSStolerances");

@@ -9,6 +9,8 @@
 
 #include <energy_audit/saddle_point.hpp>
 
+#include "energy_audit/sundials/adaptive_interval.hpp"
+
 namespace energy_audit::sun {
 
 std::string idas_flag_name(int flag) {
@@ -78,7 +80,9 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
                IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data, const IdasOptions& options) {
   if (!(options.rtol > 0) || !(options.atol > 0)) throw InvalidArgument("rtol and atol must be > 0");
   if (!(options.max_steps > 0)) throw InvalidArgument("max_steps must be > 0");
-  if (!(t1 > t0)) throw InvalidArgument("t_end must be > t0");
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
   SUNContext context = solver.context;
   const auto length = static_cast<sunindextype>(L.size());
   solver.Y = make_serial_vector(length, context);
@@ -97,7 +101,7 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
     if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), data.last_message, t0);
   };
   CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
-  check(IDASetErrHandlerFn(memory, keep_error_message, callback_data), "IDASetErrHandlerFn");
+  check(IDASetErrHandlerFn(memory, handle_sundials_message, callback_data), "IDASetErrHandlerFn");
   check(IDAInit(memory, residual, t0, solver.Y.get(), solver.Yp.get()), "IDAInit");
   check(IDASetUserData(memory, callback_data), "IDASetUserData");
   check(IDASStolerances(memory, options.rtol, options.atol), "IDASStolerances");

@@ -1,8 +1,10 @@
 #pragma once
 /// \file
 /// What SUNDIALS' C callbacks of an adapter reach through user_data: the guard that keeps
-/// exceptions on this side of the C frames, and SUNDIALS' last error message.
+/// exceptions on this side of the C frames, SUNDIALS' last error message, and the warnings
+/// printed so far.
 
+#include <set>
 #include <string>
 
 #include <nvector/nvector_serial.h>
@@ -17,12 +19,15 @@ namespace energy_audit::sun::detail {
 /// The base of each adapter's problem; it is what user_data points to.
 struct CallbackData {
   CallbackGuard guard;
-  std::string last_message;  ///< SUNDIALS' last error message, kept instead of printed
+  std::string last_message;             ///< SUNDIALS' last error message, kept instead of printed
+  std::set<std::string> warnings_seen;  ///< the warnings of this run, each printed once
 };
 
-/// The error handler of CVODES and IDAS (same signature): keeps the message. Never throws.
-void keep_error_message(int error_code, const char* module, const char* function, char* message,
-                        void* data) noexcept;
+/// The error handler of CVODES and IDAS (same signature): keeps an error's message for the
+/// failure it comes with, and prints a warning to stderr ("energy-audit: SUNDIALS warning: ...",
+/// one line) the first time its text appears in the run. Never throws.
+void handle_sundials_message(int error_code, const char* module, const char* function, char* message,
+                             void* data) noexcept;
 
 /// The message of a failure: SUNDIALS' own, or for the adapters' whole-run step
 /// budget (too_much_work, which SUNDIALS did not see as such) the budget that ran out.

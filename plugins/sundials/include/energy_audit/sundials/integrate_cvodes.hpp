@@ -97,8 +97,9 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
 /// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
 /// t0 and after every accepted internal step, Z included in both modes, and is told the
 /// interval and how the run ended (run_observer.hpp). Stops at the first step boundary after
-/// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure, and
-/// rethrows an exception from the system after CVODES has returned (both RunEnd::Error).
+/// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure,
+/// InvalidArgument for an interval that adaptive_interval_problem refuses, and rethrows an
+/// exception from the system after CVODES has returned (both failures end as RunEnd::Error).
 template <class System, class Observer>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                               const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {

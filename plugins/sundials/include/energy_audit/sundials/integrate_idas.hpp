@@ -11,6 +11,7 @@
 /// q(t0), v(t0); for GGL, where IDACalcIC cannot (Φ and ψ involve no unknown of it), they come
 /// from the index-1 saddle-point solve, after checking that Φ and ψ vanish at t0.
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -23,6 +24,7 @@
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/types.hpp>
 
+#include "energy_audit/sundials/adaptive_interval.hpp"
 #include "energy_audit/sundials/callback_data.hpp"
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/idas_options.hpp"
@@ -122,8 +124,8 @@ SolverCounters read_idas_counters(void* memory, bool quadrature);
 /// every accepted internal step, and is told the interval and how the run ended
 /// (run_observer.hpp). Stops at the first step boundary after `stop` is requested
 /// (RunEnd::Interrupted). Throws IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on
-/// kinematic constraints or inconsistent initial values, and rethrows the system's exceptions
-/// after IDAS has returned.
+/// kinematic constraints, inconsistent initial values or an interval that
+/// adaptive_interval_problem refuses, and rethrows the system's exceptions after IDAS has returned.
 template <class System, class Observer>
 IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                           const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
@@ -159,7 +161,14 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
                       z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
     if (!layout.ggl) {
-      const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, t1);
+      // IDACalcIC reads tout1 only for the direction and scale of t: its Newton iteration takes a
+      // step of up to 1e-3 (tout1 - t0), so tout1 must not grow with the run (t1 = 2e4 or 1e7 makes
+      // that step far too long to converge). tout1 is where the first step ends: t0 + initial_step
+      // when given, else t0 + 1 (one second, the time scale of the mechanical models audited here);
+      // t1 when that is sooner or when t0 is too large for such a step to move t.
+      double tout1 = std::min(t1, t0 + (options.initial_step > 0 ? options.initial_step : 1.0));
+      if (!adaptive_interval_problem(t0, tout1).empty()) tout1 = t1;
+      const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, tout1);
       problem.guard.rethrow_if_failed();
       if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
     }
