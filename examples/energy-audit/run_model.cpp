@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
 
 #include "model_registry.hpp"
 #include "usage_error.hpp"
@@ -88,6 +89,9 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
   }
   const double span = interval.t_end - interval.t0;
   if (settings.method.adaptive()) {
+    if (const std::string problem = sun::adaptive_interval_problem(interval.t0, interval.t_end); !problem.empty()) {
+      throw UsageError("--t-end: " + problem);
+    }
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
     if (!(o.rtol > 0)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be > 0");

@@ -129,6 +129,8 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("run crane --every 18446744073709551617", "--every");
   expect_usage_error("run crane-dae --stabilize baumgarte --baumgarte 0,1e200", "--baumgarte");  // beta^2 overflows
   expect_usage_error("run crane --csv ''", "--csv");  // an empty file name
+  expect_usage_error("run crane --method cvode-bdf --t-end 1e-300", "--t-end");  // too short for CVODES to start
+  expect_usage_error("run crane-dae --method idas --t-end 1e-300", "--t-end");
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_command_is_named_with_the_commands) {
