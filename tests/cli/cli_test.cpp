@@ -166,7 +166,8 @@ BOOST_AUTO_TEST_CASE(options_that_do_not_apply_are_usage_errors) {
   expect_usage_error("run crane-dae --equation-check-every 1", "--equation-check-every");
   expect_usage_error("run crane --no-equation-check --equation-threshold 1e-6", "--equation-threshold");
   expect_usage_error("run crane --no-audit --equation-check-every 1", "--equation-check-every");
-  // ... and the same options where they apply are accepted.
+  // ... and the same options where they apply are accepted; a large step budget is no size limit.
+  BOOST_TEST(energy_audit("run crane --method cvode-bdf --max-steps 100000000").status == 0);
   BOOST_TEST(energy_audit("run crane --method cvode-adams --iteration fixed-point --rtol 1e-6 --t-end 0.5").status == 0);
   BOOST_TEST(energy_audit("run crane-dae --stabilize baumgarte --baumgarte 1,1 --drift-threshold 1e-2 --t-end 0.5")
                  .status == 0);
