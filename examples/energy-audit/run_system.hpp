@@ -40,18 +40,12 @@ inline void record_counters(RunOutcome& outcome, const sun::SolverCounters& coun
   outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
 }
 
-template <class System>
-void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
-  sun::CvodesOptions options = settings.cvodes;
-  options.method = settings.method.multistep;
-  if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
-  outcome.cvodes = options;
-  const Interval& i = outcome.interval;
+/// Runs integrate(observer), a SUNDIALS adapter, watched by the audit when there is one, and
+/// records its counters and how it ended, also when it fails.
+template <class System, class Integrate>
+void run_sundials(RunOutcome& outcome, const System& system, Integrate&& integrate) {
   try {
-    const sun::CvodesResult result =
-        outcome.audit ? sun::integrate_cvodes(system, y, i.t0, i.t_end, watch(system, *outcome.audit), options,
-                                              settings.stop)
-                      : sun::integrate_cvodes(system, y, i.t0, i.t_end, NoObserver{}, options, settings.stop);
+    const auto result = outcome.audit ? integrate(watch(system, *outcome.audit)) : integrate(NoObserver{});
     record_counters(outcome, result.counters);
     outcome.end = result.end;
     outcome.t_reached = result.t_reached;
@@ -60,6 +54,18 @@ void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunS
     outcome.t_reached = failure.t();
     throw;
   }
+}
+
+template <class System>
+void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
+  sun::CvodesOptions options = settings.cvodes;
+  options.method = settings.method.multistep;
+  if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
+  outcome.cvodes = options;
+  const Interval& i = outcome.interval;
+  run_sundials(outcome, system, [&](auto&& observer) {
+    return sun::integrate_cvodes(system, y, i.t0, i.t_end, observer, options, settings.stop);
+  });
 }
 
 template <class System>
@@ -76,19 +82,9 @@ void run_idas(RunOutcome& outcome, const System& system, Vector& y, const RunSet
   if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
   outcome.cvodes.z_mode = options.z_mode;
   const Interval& i = outcome.interval;
-  try {
-    const sun::IdasResult result =
-        outcome.audit ? sun::integrate_idas(system, y, i.t0, i.t_end, watch(system, *outcome.audit), options,
-                                            settings.stop)
-                      : sun::integrate_idas(system, y, i.t0, i.t_end, NoObserver{}, options, settings.stop);
-    record_counters(outcome, result.counters);
-    outcome.end = result.end;
-    outcome.t_reached = result.t_reached;
-  } catch (const sun::SolverFailure& failure) {
-    record_counters(outcome, failure.counters());
-    outcome.t_reached = failure.t();
-    throw;
-  }
+  run_sundials(outcome, system, [&](auto&& observer) {
+    return sun::integrate_idas(system, y, i.t0, i.t_end, observer, options, settings.stop);
+  });
 }
 
 }  // namespace detail

@@ -20,13 +20,13 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/no_observer.hpp>
-#include <energy_audit/run_observer.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_data.hpp"
 #include "energy_audit/sundials/cvodes_options.hpp"
 #include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
@@ -108,42 +108,30 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
   detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
   detail::CvodesSolver solver;
   const Index motion_size = y.size() - 1;
-  detail::configure(solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t0, t1,
-                    detail::cvodes_rhs<System>, quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem,
-                    options);
-
-  notify_run_begin(observer, t0, t1);
+  long steps = 0;
   double t = t0;
-  RunEnd end = RunEnd::Finished;
-  try {
-    observer(y, t0);
-    long steps = 0;
-    while (t < t1) {
-      if (stop_requested(stop)) {
-        end = RunEnd::Interrupted;
-        break;
-      }
-      if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
-      const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
-      problem.guard.rethrow_if_failed();
-      if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
-      ++steps;
-      if (quadrature) {
-        y.head(motion_size) = detail::view(solver.y.get());
-        double t_quadrature = t;
-        const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-        if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
-        y[motion_size] = NV_Ith_S(solver.z.get(), 0);
-      } else {
-        y = detail::view(solver.y.get());
-      }
-      observer(y, t);
+  const auto start = [&] {
+    detail::configure(solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t0, t1,
+                      detail::cvodes_rhs<System>, quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem,
+                      options);
+  };
+  const auto take_step = [&] {
+    if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
+    const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
+    ++steps;
+    if (quadrature) {
+      y.head(motion_size) = detail::view(solver.y.get());
+      double t_quadrature = t;
+      const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
+      y[motion_size] = NV_Ith_S(solver.z.get(), 0);
+    } else {
+      y = detail::view(solver.y.get());
     }
-  } catch (...) {
-    notify_run_end(observer, RunEnd::Error, t);
-    throw;
-  }
-  notify_run_end(observer, end, t);
+  };
+  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
   return {detail::read_counters(solver.memory.get(), options, solver.z != nullptr), t, end};
 }
 

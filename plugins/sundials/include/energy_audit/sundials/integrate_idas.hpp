@@ -20,7 +20,6 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/no_observer.hpp>
-#include <energy_audit/run_observer.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/types.hpp>
 
@@ -28,6 +27,7 @@
 #include "energy_audit/sundials/callback_data.hpp"
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/idas_options.hpp"
+#include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
@@ -153,55 +153,42 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   if (layout.ggl) {
     detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t0), y, t0, Y, Yp);
   }
-  notify_run_begin(observer, t0, t1);
-  double t = t0;
-  RunEnd end = RunEnd::Finished;
   detail::IdasSolver solver;
-  try {
+  long steps = 0;
+  double t = t0;
+  const auto start = [&] {
     detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
                       z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
-    if (!layout.ggl) {
-      // IDACalcIC reads tout1 only for the direction and scale of t: its Newton iteration takes a
-      // step of up to 1e-3 (tout1 - t0), so tout1 must not grow with the run (t1 = 2e4 or 1e7 makes
-      // that step far too long to converge). tout1 is where the first step ends: t0 + initial_step
-      // when given, else t0 + 1 (one second, the time scale of the mechanical models audited here);
-      // t1 when that is sooner or when t0 is too large for such a step to move t.
-      double tout1 = std::min(t1, t0 + (options.initial_step > 0 ? options.initial_step : 1.0));
-      if (!adaptive_interval_problem(t0, tout1).empty()) tout1 = t1;
-      const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, tout1);
-      problem.guard.rethrow_if_failed();
-      if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
+    if (layout.ggl) return;
+    // IDACalcIC reads tout1 only for the direction and scale of t: its Newton iteration takes a
+    // step of up to 1e-3 (tout1 - t0), so tout1 must not grow with the run (t1 = 2e4 or 1e7 makes
+    // that step far too long to converge). tout1 is where the first step ends: t0 + initial_step
+    // when given, else t0 + 1 (one second, the time scale of the mechanical models audited here);
+    // t1 when that is sooner or when t0 is too large for such a step to move t.
+    double tout1 = std::min(t1, t0 + (options.initial_step > 0 ? options.initial_step : 1.0));
+    if (!adaptive_interval_problem(t0, tout1).empty()) tout1 = t1;
+    const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, tout1);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
+  };
+  const auto take_step = [&] {
+    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
+    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
+    ++steps;
+    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
+    y.head(2 * n) = Y_now.head(2 * n);
+    if (layout.z_in_state) {
+      y[2 * n] = Y_now[layout.z()];
+    } else if (z_as_quadrature) {
+      double t_quadrature = t;
+      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
+      y[2 * n] = NV_Ith_S(solver.z.get(), 0);
     }
-
-    observer(y, t0);
-    long steps = 0;
-    while (t < t1) {
-      if (stop_requested(stop)) {
-        end = RunEnd::Interrupted;
-        break;
-      }
-      if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
-      const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
-      problem.guard.rethrow_if_failed();
-      if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
-      ++steps;
-      const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
-      y.head(2 * n) = Y_now.head(2 * n);
-      if (layout.z_in_state) {
-        y[2 * n] = Y_now[layout.z()];
-      } else if (z_as_quadrature) {
-        double t_quadrature = t;
-        const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-        if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
-        y[2 * n] = NV_Ith_S(solver.z.get(), 0);
-      }
-      observer(y, t);
-    }
-  } catch (...) {
-    notify_run_end(observer, RunEnd::Error, t);
-    throw;
-  }
-  notify_run_end(observer, end, t);
+  };
+  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
   return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
 }
 
