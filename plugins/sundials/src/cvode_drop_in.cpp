@@ -110,8 +110,8 @@ struct CvodeAudit::State {
     return rate;
   }
 
-  void interpolate(void* cvode_mem, double t, N_Vector out, int derivative = 0) const {
-    check_cvode(CVodeGetDky(cvode_mem, t, derivative, out), "CVodeGetDky", {}, t);
+  void interpolate(void* cvode_mem, double t, N_Vector out, int order = 0) const {
+    check_cvode(CVodeGetDky(cvode_mem, t, order, out), "CVodeGetDky", {}, t);
   }
 
   /// Lagrange's equations at the step's end, with the v̇ CVODE holds there.
@@ -291,10 +291,10 @@ int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealt
   }
   State& s = state();
   const NVector scratch = s.scratch_like(yout);
-  NVector derivative;
+  NVector derivative_vector;
   if (s.energies.equation_residual) {
-    derivative = s.scratch_like(yout);
-    s.derivative = derivative.get();
+    derivative_vector = s.scratch_like(yout);
+    s.derivative = derivative_vector.get();
   }
   // Forgets the scratch vector however this call ends: none is kept between calls.
   const std::unique_ptr<State, void (*)(State*)> forget_derivative(&s, [](State* st) { st->derivative = nullptr; });
