@@ -447,10 +447,7 @@ struct CompareCommand {
       std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
     }
     std::cout.flush();
-    if (csv_file) {
-      write_comparison_csv(*csv_file, rows);
-      csv_file->commit();
-    }
+    // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
     if (plot_file) {
       std::vector<WorkPrecisionPoint> points;
       for (const ComparisonRow& row : rows) {
@@ -465,6 +462,10 @@ struct CompareCommand {
     if (plot_c_file) {
       plot_control_drift(*plot_c_file, entry.name, curves);
       plot_c_file->commit();
+    }
+    if (csv_file) {
+      write_comparison_csv(*csv_file, rows);
+      csv_file->commit();
     }
     if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
