@@ -11,6 +11,8 @@
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_HandLoop_AuditOff         command line,        target <= 1.05
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_Odeint_AuditOff           command line,        target <= 1
 ///   BM_Cli_Rk4_AuditOn_Every1000 / BM_Cli_Rk4_AuditOff     command line audit,  target <= 1.10
+///   BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep and _NoEquationCheck: the equation
+///   check's cost at every step and its share at the default of every 100th step (reported)
 ///
 /// Diagnostics (no target): BM_Rk4Crane_AuditOn_StoreNone is AuditOn keeping no history rows,
 /// so AuditOn - StoreNone is the cost of the stored history and StoreNone - BM_Rk4_Library that
@@ -272,22 +274,26 @@ void BM_Rk4_Odeint_AuditOff(benchmark::State& state) { run_odeint(state, EnergyF
 BENCHMARK(BM_Rk4_Odeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 /// `energy-audit run crane --method rk4 --step 1e-3` with --no-audit, or audited with the
-/// history of every `store_every`-th step handed to a sink (as --csv FILE --every K streams it).
-ea::cli::RunOutcome run_command_line(bool audited, std::size_t store_every) {
+/// history of every `store_every`-th step handed to a sink (as --csv FILE --every K streams it)
+/// and the equations checked every `equation_check_every`-th step (0: --no-equation-check).
+ea::cli::RunOutcome run_command_line(bool audited, std::size_t store_every,
+                                     std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every) {
   ea::cli::RunSettings settings;
   settings.method = ea::cli::find_method("rk4");
   settings.step = h;
   settings.audited = audited;
   settings.audit.store_every = store_every;
+  settings.audit.equation_check_every = equation_check_every;
   settings.audit.row_sink = [](const ea::HistoryLayout&, std::span<const double> rows) {
     benchmark::DoNotOptimize(rows.data());
   };
   return ea::cli::run_model(ea::cli::find_model("crane"), {}, settings);
 }
 
-void run_command_line(benchmark::State& state, bool audited, std::size_t store_every) {
+void run_command_line(benchmark::State& state, bool audited, std::size_t store_every,
+                      std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every) {
   for (auto _ : state) {
-    const ea::cli::RunOutcome outcome = run_command_line(audited, store_every);
+    const ea::cli::RunOutcome outcome = run_command_line(audited, store_every, equation_check_every);
     benchmark::DoNotOptimize(outcome.steps);
   }
   count_steps(state);
@@ -298,6 +304,15 @@ BENCHMARK(BM_Cli_Rk4_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_sta
 
 void BM_Cli_Rk4_AuditOn_Every1000(benchmark::State& state) { run_command_line(state, true, 1000); }
 BENCHMARK(BM_Cli_Rk4_AuditOn_Every1000)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+/// The equation check's share: none (--no-equation-check), and at every step.
+void BM_Cli_Rk4_AuditOn_Every1000_NoEquationCheck(benchmark::State& state) { run_command_line(state, true, 1000, 0); }
+BENCHMARK(BM_Cli_Rk4_AuditOn_Every1000_NoEquationCheck)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep(benchmark::State& state) {
+  run_command_line(state, true, 1000, 1);
+}
+BENCHMARK(BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
 // (c) Automatic differentiation vs accelerations derived by hand.

@@ -133,12 +133,12 @@ class Audit {
 [[gnu::always_inline]] inline void Audit::record(const EnergySample& sample) {
   if (accepted_steps_ == 0) start(sample);
   const EnergyTerms& e = sample.energy;
-  const double C = sample.C();
-  // A non-finite C (or C0) must fail the audit, and std::max would drop a NaN.
-  const double drift =
-      std::isfinite(C) && std::isfinite(C0_) ? std::abs(C - C0_) : std::numeric_limits<double>::infinity();
-  max_abs_drift_ = std::max(max_abs_drift_, drift);
-  energy_scale_ = std::max({energy_scale_, std::abs(e.E()), std::abs(e.T), std::abs(e.V)});
+  // A NaN compares false: a non-finite C (or C0) makes the drift +inf for good, which fails the
+  // audit, where std::max would drop the NaN. A NaN energy makes C NaN, so the scale may skip it.
+  const double drift = std::abs(sample.C() - C0_);
+  if (!(drift <= max_abs_drift_)) max_abs_drift_ = std::isnan(drift) ? std::numeric_limits<double>::infinity() : drift;
+  const double scale = std::max(std::max(std::abs(e.E()), std::abs(e.T)), std::abs(e.V));
+  if (scale > energy_scale_) energy_scale_ = scale;
   if (sample.constraint_drift) record_constraint_drift(*sample.constraint_drift);
   ++accepted_steps_;
   t_reached_ = sample.t;
