@@ -7,13 +7,13 @@ namespace energy_audit::cli {
 const std::vector<Method>& all_methods() {
   static const std::vector<Method> methods = [] {
     std::vector<Method> list;
-    for (const FixedStepMethodInfo& m : fixed_step_methods()) {
-      list.push_back({std::string(m.name), std::string(m.description), MethodKind::FixedStep, m.method});
+    for (const FixedStepMethod m : FixedStepMethod::all()) {
+      list.push_back({std::string(m.info().name), std::string(m.info().description), MethodKind::FixedStep, m});
     }
     list.push_back({"cvode-bdf", "CVODES BDF, variable order 1-5, Newton with a dense linear solver",
-                    MethodKind::Cvodes, FixedStepMethod::Rk4, sun::Multistep::Bdf});
+                    MethodKind::Cvodes, FixedStepMethod::of<methods::Rk4>(), sun::Multistep::Bdf});
     list.push_back({"cvode-adams", "CVODES Adams-Moulton, variable order 1-12, Newton or fixed point",
-                    MethodKind::Cvodes, FixedStepMethod::Rk4, sun::Multistep::Adams});
+                    MethodKind::Cvodes, FixedStepMethod::of<methods::Rk4>(), sun::Multistep::Adams});
     list.push_back({"idas", "IDAS BDF on the residual form of a multiplier model (index 1 or GGL)",
                     MethodKind::Idas});
     return list;

@@ -18,7 +18,7 @@ struct Method {
   std::string name;
   std::string description;
   MethodKind kind = MethodKind::FixedStep;
-  FixedStepMethod fixed_step = FixedStepMethod::Rk4;  ///< for the native fixed-step methods
+  FixedStepMethod fixed_step = FixedStepMethod::of<methods::Rk4>();  ///< for the native fixed-step methods
   sun::Multistep multistep = sun::Multistep::Bdf;     ///< for the CVODES methods
 
   bool adaptive() const { return kind != MethodKind::FixedStep; }

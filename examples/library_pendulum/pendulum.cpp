@@ -20,7 +20,7 @@ struct Pendulum {                            // what: a damped pendulum, theta f
 int main() {
   const ea::LagrangeSystem<Pendulum> system{Pendulum{}};   // y = [q, v, Z], accelerations derived
   ea::Vector y = system.initial_state(Pendulum::Coordinates<double>(1.0), Pendulum::Coordinates<double>(0.0));
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);      // how
+  ea::FixedStepper stepper(ea::methods::Rk4{});      // how
   ea::Audit audit({.threshold = 1e-3});                    // watching
   const ea::IntegrationResult run = ea::integrate_const(stepper, system, y, 0.0, 10.0, 1e-3, ea::watch(system, audit));
   std::printf("delta_C = %.3e after %zu steps to t = %g: %s\n", audit.relative_drift(), run.steps, run.t_reached,

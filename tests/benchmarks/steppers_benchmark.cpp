@@ -101,7 +101,7 @@ void run_library_rk4(benchmark::State& state, AccelerationSource source, EnergyF
   const System system = make_system(source, flow);
   const Vector y0 = initial_state(system);
   Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
     ea::IntegrationResult result = library_rk4(stepper, system, y);
@@ -159,7 +159,7 @@ void run_audited(benchmark::State& state, const ea::AuditOptions& options) {
   const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
   const Vector y0 = initial_state(system);
   Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
     ea::Audit audit(options);
@@ -207,7 +207,7 @@ void BM_Rk4Crane_DriftOnly(benchmark::State& state) {
   const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
   const Vector y0 = initial_state(system);
   Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
     DriftOnly drift{system};
@@ -396,7 +396,7 @@ bool check_same_computations() {
   const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
   const Vector y0 = initial_state(system);
   Vector y_library = y0, y_hand = y0, y_odeint = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   const ea::IntegrationResult result = library_rk4(stepper, system, y_library);
   ok &= require("library completes every step", !result.diverged() && result.steps == step_count());
   HandRk4Workspace workspace(y0.size());
@@ -409,16 +409,16 @@ bool check_same_computations() {
   // (a): the audit only watches; q and v evolve as without Z.
   const System system_off = make_system(AccelerationSource::Hand, EnergyFlow::Off);
   Vector y_off = initial_state(system_off);
-  ea::FixedStepper stepper_off(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper_off(ea::methods::Rk4{});
   ea::integrate_const(stepper_off, system_off, y_off, t0, t1, h);
   Vector y_on = y0;
-  ea::FixedStepper stepper_on(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper_on(ea::methods::Rk4{});
   ea::Audit audit;
   ea::integrate_const(stepper_on, system, y_on, t0, t1, h, ea::watch(system, audit));
   ok &= check("q, v: audit on vs audit off", relative_difference(y_off, y_on.head(y_off.size())), 1e-12);
   ok &= require("audit stored every step", audit.history().rows() == step_count() + 1);
   Vector y_drift = y0;
-  ea::FixedStepper stepper_drift(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper_drift(ea::methods::Rk4{});
   DriftOnly drift{system};
   ea::integrate_const(stepper_drift, system, y_drift, t0, t1, h, drift);
   ok &= check("sup |C - C0|: drift-only observer vs audit",
@@ -432,7 +432,7 @@ bool check_same_computations() {
   ok &= check("accelerations at the fixed state: derived vs hand", relative_difference(a_hand, a_derived), 1e-12);
   const System system_derived = make_system(AccelerationSource::Derived, EnergyFlow::Carried);
   Vector y_derived = y0;
-  ea::FixedStepper stepper_derived(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper_derived(ea::methods::Rk4{});
   ea::integrate_const(stepper_derived, system_derived, y_derived, t0, t1, h);
   ok &= check("rk4 final state: derived vs hand", relative_difference(y_library, y_derived), 1e-9);
 

@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(control_function_is_constant_while_energy_is_not) {
   for (const auto source : {ea::AccelerationSource::Hand, ea::AccelerationSource::Derived}) {
     const ea::LagrangeSystem<MovingSupportPendulum> system(model, source);
     ea::Vector y = system.initial_state(Coordinates(0.4), Coordinates(0.0));
-    ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+    ea::FixedStepper stepper(ea::methods::Rk4{});
     ea::Audit audit;
     double E0 = 0, max_energy_change = 0;
     ea::integrate_const(stepper, system, y, 0.0, 10.0, 1e-3, [&](const ea::ConstVectorRef& state, double t) {

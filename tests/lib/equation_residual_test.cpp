@@ -54,7 +54,7 @@ CheckedRun run_and_check(const Model& model, const typename Model::template Coor
   const ea::LagrangeSystem<Model> system(model, ea::AccelerationSource::Hand);
   CheckedRun run{ea::Audit{}, ea::EquationCheck{}, system.initial_state(q0, v0)};
   const auto audit_observer = ea::watch(system, run.audit);
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   const auto outcome = ea::integrate_const(stepper, system, run.final_state, 0.0, t_end, h,
                                            [&](const ea::ConstVectorRef& y, double t) {
                                              audit_observer(y, t);
@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(the_audit_fails_equations_that_conserve_energy_but_are_wron
       const ea::LagrangeSystem<GyroscopicOscillator> system(model, ea::AccelerationSource::Hand);
       ea::Vector y = system.initial_state(q0, v0);
       ea::Audit audit({.equation_check_every = every});
-      ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+      ea::FixedStepper stepper(ea::methods::Rk4{});
       ea::integrate_const(stepper, system, y, 0.0, 10.0, 1e-3, ea::watch(system, audit));
       BOOST_TEST(audit.relative_drift() < 1e-9);
       // 10001 states: the first two, then every k-th step after the first.
@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(the_audit_fails_equations_that_conserve_energy_but_are_wron
   BOOST_TEST(!derived.checks_equations());
   ea::Vector y = derived.initial_state(q0, v0);
   ea::Audit audit;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   ea::integrate_const(stepper, derived, y, 0.0, 1.0, 1e-3, ea::watch(derived, audit));
   BOOST_TEST(audit.equation_check().checked_steps() == 0u);
   BOOST_CHECK(audit.verdict() == ea::Verdict::Pass);
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(crane_equations_hold_to_round_off_along_a_run) {
   ea::EquationCheck derived;
   const ea::LagrangeSystem<Crane> system(model, ea::AccelerationSource::Derived);
   ea::Vector y = system.initial_state(start.q, start.v);
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   ea::integrate_const(stepper, system, y, 0.0, Crane::interval.t_end, 1e-3, [&](const ea::ConstVectorRef& state, double t) {
     const Crane::Coordinates<double> q = state.head<2>(), v = state.segment<2>(2);
     derived.add(ea::equation_residual(model, q, v, ea::derived_accelerations(model, q, v, t), t));
@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(multiplier_residual_holds_for_the_saddle_point_solution_of_
   const auto start = model.initial_state();
   ea::Vector y = system.initial_state(start.q, start.v);
   ea::EquationCheck solved, without_constraint_forces, opposite_multipliers;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   ea::integrate_const(stepper, system, y, 0.0, CraneDae::interval.t_end, 1e-3, [&](const ea::ConstVectorRef& state, double t) {
     const CraneDae::Coordinates<double> q = state.head<4>(), v = state.segment<4>(4);
     const auto rates = system.rates(q, v, t);

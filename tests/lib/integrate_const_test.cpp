@@ -34,7 +34,7 @@ BOOST_AUTO_TEST_CASE(last_step_is_shortened_to_end_exactly_at_t_end) {
   const Oscillator model;
   const ea::LagrangeSystem<Oscillator> system(model);
   ea::Vector y = system.initial_state(Oscillator::Coordinates<double>(1.0), Oscillator::Coordinates<double>(0.0));
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   std::vector<double> times;
   const double t_end = 1.234;
   const auto result = ea::integrate_const(stepper, system, y, 0.0, t_end, 0.01,
@@ -58,7 +58,7 @@ struct BlowUp {
 BOOST_AUTO_TEST_CASE(non_finite_state_stops_the_run_and_is_not_observed) {
   ea::Vector y(1);
   y << 1.0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Euler);
+  ea::FixedStepper stepper(ea::methods::Euler{});
   double last_observed = -1;
   const auto result = ea::integrate_const(stepper, BlowUp{}, y, 0.0, 3.0, 0.1,
                                           [&](const ea::ConstVectorRef& state, double t) {
@@ -75,14 +75,14 @@ BOOST_AUTO_TEST_CASE(non_finite_state_stops_the_run_and_is_not_observed) {
 BOOST_AUTO_TEST_CASE(euler_cromer_refuses_a_system_without_q_v_split) {
   ea::Vector y(1);
   y << 1.0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::EulerCromer);
+  ea::FixedStepper stepper(ea::methods::EulerCromer{});
   BOOST_CHECK_THROW(ea::integrate_const(stepper, BlowUp{}, y, 0.0, 0.5, 0.1), ea::InvalidArgument);
 }
 
 BOOST_AUTO_TEST_CASE(state_of_the_wrong_size_is_refused) {
   const ea::LagrangeSystem<Oscillator> system{Oscillator{}};
   ea::Vector y = ea::Vector::Zero(2);  // [q, v] without Z
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   BOOST_CHECK_THROW(ea::integrate_const(stepper, system, y, 0.0, 1.0, 0.1), ea::InvalidArgument);
 }
 
@@ -127,12 +127,12 @@ struct FailsAtHalf : Runaway {
 BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_sees_every_state_once) {
   const ea::LagrangeSystem<MovingSupportPendulum> system{MovingSupportPendulum{}};
   const MovingSupportPendulum::Coordinates<double> q0(0.4), v0(-0.3);
-  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
-    BOOST_TEST_CONTEXT(method.name) {
+  for (const ea::FixedStepMethod method : ea::FixedStepMethod::all()) {
+    BOOST_TEST_CONTEXT(method.info().name) {
       ea::Audit shared, plain;
       ea::Vector y_shared = system.initial_state(q0, v0);
       ea::Vector y_plain = y_shared;
-      ea::FixedStepper stepper_shared(method.method), stepper_plain(method.method);
+      ea::FixedStepper stepper_shared(method), stepper_plain(method);
       const auto result = ea::integrate_const(stepper_shared, system, y_shared, 0.0, 1.234, 0.01, ea::watch(system, shared));
       ea::integrate_const(stepper_plain, system, y_plain, 0.0, 1.234, 0.01, PlainAuditObserver{system, plain});
       BOOST_TEST(shared.accepted_steps() == result.steps + 1);
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_sees_every_state_once) {
 
 BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_stops_at_the_last_finite_state) {
   const ea::LagrangeSystem<Runaway> system{Runaway{}};
-  for (const ea::FixedStepMethod method : {ea::FixedStepMethod::Euler, ea::FixedStepMethod::Rk4}) {
+  for (const ea::FixedStepMethod method : {ea::FixedStepMethod::of<ea::methods::Euler>(), ea::FixedStepMethod::of<ea::methods::Rk4>()}) {
     ea::Vector y = system.initial_state(Runaway::Coordinates<double>(0.0), Runaway::Coordinates<double>(1.0));
     ea::FixedStepper stepper(method);
     ea::Audit audit;
@@ -188,10 +188,10 @@ struct NanAfter {
 
 BOOST_AUTO_TEST_CASE(a_run_that_stops_before_its_end_never_passes) {
   const ea::LagrangeSystem<NanAfter> system{NanAfter{}};
-  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
-    BOOST_TEST_CONTEXT(method.name) {
+  for (const ea::FixedStepMethod method : ea::FixedStepMethod::all()) {
+    BOOST_TEST_CONTEXT(method.info().name) {
       ea::Vector y = system.initial_state(NanAfter::Coordinates<double>(1.0), NanAfter::Coordinates<double>(0.0));
-      ea::FixedStepper stepper(method.method);
+      ea::FixedStepper stepper(method);
       ea::Audit audit;
       const auto result = ea::integrate_const(stepper, system, y, 0.0, 10.0, 1e-3, ea::watch(system, audit));
       BOOST_TEST(result.diverged());
@@ -206,10 +206,10 @@ BOOST_AUTO_TEST_CASE(a_run_that_stops_before_its_end_never_passes) {
 
 BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_run_at_the_next_step_with_the_history_kept) {
   const ea::LagrangeSystem<Oscillator> system{Oscillator{}};
-  for (const ea::FixedStepMethodInfo& method : ea::fixed_step_methods()) {
-    BOOST_TEST_CONTEXT(method.name) {
+  for (const ea::FixedStepMethod method : ea::FixedStepMethod::all()) {
+    BOOST_TEST_CONTEXT(method.info().name) {
       ea::Vector y = system.initial_state(Oscillator::Coordinates<double>(1.0), Oscillator::Coordinates<double>(0.0));
-      ea::FixedStepper stepper(method.method);
+      ea::FixedStepper stepper(method);
       ea::Audit audit;
       ea::StopRequest stop;
       const auto watched = ea::watch(system, audit);
@@ -239,7 +239,7 @@ BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_run_at_the_next_step_with_the_histo
 BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_keeps_a_state_whose_rates_fail) {
   const ea::LagrangeSystem<FailsAtHalf> system{FailsAtHalf{}};
   ea::Vector y = system.initial_state(FailsAtHalf::Coordinates<double>(0.0), FailsAtHalf::Coordinates<double>(1.0));
-  ea::FixedStepper euler(ea::FixedStepMethod::Euler);  // one stage: the failure comes in a first stage
+  ea::FixedStepper euler(ea::methods::Euler{});  // one stage: the failure comes in a first stage
   ea::Audit audit;
   BOOST_CHECK_THROW(ea::integrate_const(euler, system, y, 0.0, 1.0, 0.01, ea::watch(system, audit)), ea::Error);
   BOOST_TEST(audit.accepted_steps() == 51u);  // t = 0, 0.01, ..., 0.5: the state at 0.5 was accepted

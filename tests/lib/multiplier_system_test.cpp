@@ -57,17 +57,17 @@ BOOST_AUTO_TEST_CASE(initial_state_is_consistent) {
 BOOST_AUTO_TEST_CASE(crane_dae_reproduces_crane_on_every_method) {
   const ea::LagrangeSystem<Crane> crane{Crane{}};
   const ea::MultiplierSystem<CraneDae> dae{CraneDae{}};
-  for (const auto method : {ea::FixedStepMethod::Rk4, ea::FixedStepMethod::Rkg, ea::FixedStepMethod::Rk2,
-                            ea::FixedStepMethod::EulerCromer}) {
+  for (const auto method : {ea::FixedStepMethod::of<ea::methods::Rk4>(), ea::FixedStepMethod::of<ea::methods::Rkg>(), ea::FixedStepMethod::of<ea::methods::Rk2>(),
+                            ea::FixedStepMethod::of<ea::methods::EulerCromer>()}) {
     const Trace a = run(crane, crane_start(crane), method, 1e-3, 5.0);
     const Trace b = run(dae, crane_dae_start(dae), method, 1e-3, 5.0);
-    BOOST_TEST_CONTEXT(ea::info(method).name) {
+    BOOST_TEST_CONTEXT(method.info().name) {
       // x1 and phi: the same discrete motion in two formulations, to round-off accumulated over 5000 steps.
       BOOST_TEST(std::abs(b.y[0] - a.y[0]) < 1e-9);
       BOOST_TEST(std::abs(b.y[3] - a.y[1]) < 1e-9);
       // C(t) on the stored rows (fourth-order methods, where the velocity drift is negligible): the
       // energies of the two formulations agree, and Z only adds the tiny constraint power -psi^T lambda.
-      if (ea::info(method).order < 4) continue;
+      if (method.info().order < 4) continue;
       const auto& ha = a.audit.history();
       const auto& hb = b.audit.history();
       BOOST_TEST_REQUIRE(ha.rows() == hb.rows());
@@ -107,11 +107,11 @@ BOOST_AUTO_TEST_CASE(baumgarte_bounds_the_position_drift_that_grows_without_it) 
   const ea::MultiplierSystem<CraneDae> plain{CraneDae{}};
   const ea::MultiplierSystem<CraneDae> stabilized{CraneDae{}, ea::Baumgarte{10.0, 10.0}};
   const double h = 1e-2;
-  const double drift_10 = run(plain, crane_dae_start(plain), ea::FixedStepMethod::Rk4, h, 10.0)
+  const double drift_10 = run(plain, crane_dae_start(plain), ea::FixedStepMethod::of<ea::methods::Rk4>(), h, 10.0)
                               .audit.max_constraint_drift()->position;
-  const double drift_50 = run(plain, crane_dae_start(plain), ea::FixedStepMethod::Rk4, h, 50.0)
+  const double drift_50 = run(plain, crane_dae_start(plain), ea::FixedStepMethod::of<ea::methods::Rk4>(), h, 50.0)
                               .audit.max_constraint_drift()->position;
-  const Trace kept = run(stabilized, crane_dae_start(stabilized), ea::FixedStepMethod::Rk4, h, 50.0);
+  const Trace kept = run(stabilized, crane_dae_start(stabilized), ea::FixedStepMethod::of<ea::methods::Rk4>(), h, 50.0);
   BOOST_TEST_MESSAGE("|Phi| without: " << drift_10 << " (10 s), " << drift_50 << " (50 s); with Baumgarte: "
                                        << kept.audit.max_constraint_drift()->position);
   BOOST_TEST(drift_50 > 5 * drift_10);  // grows
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(singular_constraint_jacobian_is_a_clear_error_with_history_
     const ea::MultiplierSystem<SingularConstraint> system{SingularConstraint{}};
     ea::Vector y = system.initial_state({0.0, 0.0}, {1.0, 0.0});
     ea::Audit audit;
-    ea::FixedStepper rk4(ea::FixedStepMethod::Rk4);
+    ea::FixedStepper rk4(ea::methods::Rk4{});
     BOOST_CHECK_EXCEPTION(ea::integrate_const(rk4, system, y, 0.0, 1.0, 0.01, ea::watch(system, audit)), ea::Error,
                           [](const ea::Error& e) {
                             const std::string what = e.what();
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(singular_constraint_jacobian_is_a_clear_error_with_history_
   {
     const ea::MultiplierSystem<DuplicatedConstraint> system{DuplicatedConstraint{}};
     ea::Vector y = system.initial_state({0.0, 0.0}, {1.0, 0.0});
-    ea::FixedStepper rk4(ea::FixedStepMethod::Rk4);
+    ea::FixedStepper rk4(ea::methods::Rk4{});
     BOOST_CHECK_EXCEPTION(ea::integrate_const(rk4, system, y, 0.0, 1.0, 0.01), ea::Error, [](const ea::Error& e) {
       return std::string(e.what()).find("rank 1 of 2") != std::string::npos;
     });
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(rheonomic_constraint_power_enters_z) {
   // constraint does no work on the exact motion; Z stays ~0 and C constant.
   using energy_audit::testing::SingularConstraint;
   const ea::MultiplierSystem<SingularConstraint> system{SingularConstraint{}};
-  const Trace trace = run(system, system.initial_state({0.0, 0.0}, {1.0, 0.0}), ea::FixedStepMethod::Rk4, 1e-3, 0.4);
+  const Trace trace = run(system, system.initial_state({0.0, 0.0}, {1.0, 0.0}), ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-3, 0.4);
   BOOST_TEST(std::abs(trace.y[4]) < 1e-12);
   BOOST_TEST(trace.audit.relative_drift() < 1e-12);
 }
@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(driven_rope_work_enters_z_and_c_stays_constant_while_e_does
   double max_energy_change = 0;
   ea::Audit audit;
   ea::Vector y = holonomic.initial_state(q, v);
-  ea::FixedStepper rk4(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper rk4(ea::methods::Rk4{});
   const double E0 = holonomic.sample(y, 0.0).energy.E();
   ea::integrate_const(rk4, holonomic, y, 0.0, 5.0, 1e-3, [&](const ea::ConstVectorRef& state, double t) {
     const ea::EnergySample sample = holonomic.sample(state, t);
@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(driven_rope_work_enters_z_and_c_stays_constant_while_e_does
   BOOST_TEST(std::abs(y[4]) / audit.energy_scale() > 1e-3);    // and Z carries it
 
   // The same constraint given in velocity form: the same motion, the same Z.
-  const Trace k = run(kinematic, kinematic.initial_state(q, v), ea::FixedStepMethod::Rk4, 1e-3, 5.0);
+  const Trace k = run(kinematic, kinematic.initial_state(q, v), ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-3, 5.0);
   BOOST_TEST((k.y - y).cwiseAbs().maxCoeff() < 1e-9);
   BOOST_TEST(k.audit.relative_drift() < 1e-8);
   BOOST_TEST(std::isnan(k.audit.max_constraint_drift()->position));  // no Phi for a kinematic constraint

@@ -56,15 +56,15 @@ BOOST_AUTO_TEST_CASE(hand_and_derived_accelerations_agree_to_round_off) {
 }
 
 BOOST_AUTO_TEST_CASE(hand_and_derived_runs_give_the_same_trajectory) {
-  const auto hand = run<Crane>(ea::FixedStepMethod::Rk4, 1e-3, ea::AccelerationSource::Hand);
-  const auto derived = run<Crane>(ea::FixedStepMethod::Rk4, 1e-3, ea::AccelerationSource::Derived);
+  const auto hand = run<Crane>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-3, ea::AccelerationSource::Hand);
+  const auto derived = run<Crane>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-3, ea::AccelerationSource::Derived);
   BOOST_TEST((hand.final_state - derived.final_state).cwiseAbs().maxCoeff() < 1e-10);
 }
 
 BOOST_AUTO_TEST_CASE(rk4_drift_falls_by_about_sixteen_per_halving) {
-  double previous = run<Crane>(ea::FixedStepMethod::Rk4, 4e-3).audit.relative_drift();
+  double previous = run<Crane>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 4e-3).audit.relative_drift();
   for (double h : {2e-3, 1e-3}) {
-    const double delta = run<Crane>(ea::FixedStepMethod::Rk4, h).audit.relative_drift();
+    const double delta = run<Crane>(ea::FixedStepMethod::of<ea::methods::Rk4>(), h).audit.relative_drift();
     BOOST_TEST_MESSAGE("h = " << h << ": delta_C = " << delta << ", ratio " << previous / delta);
     BOOST_TEST(std::log2(previous / delta) == 4.0, boost::test_tools::tolerance(0.1));
     previous = delta;
@@ -72,12 +72,12 @@ BOOST_AUTO_TEST_CASE(rk4_drift_falls_by_about_sixteen_per_halving) {
 }
 
 BOOST_AUTO_TEST_CASE(wrong_twin_fails_where_the_crane_passes) {
-  for (const auto method : {ea::FixedStepMethod::Rk4, ea::FixedStepMethod::Rkg, ea::FixedStepMethod::Rk3}) {
+  for (const auto method : {ea::FixedStepMethod::of<ea::methods::Rk4>(), ea::FixedStepMethod::of<ea::methods::Rkg>(), ea::FixedStepMethod::of<ea::methods::Rk3>()}) {
     for (double h : {1e-3, 5e-4}) {
       const auto right = run<Crane>(method, h);
       const auto wrong = run<CraneWrong>(method, h);
-      BOOST_TEST(right.audit.passed(), ea::info(method).name << " h = " << h);
-      BOOST_TEST(!wrong.audit.passed(), ea::info(method).name << " h = " << h);
+      BOOST_TEST(right.audit.passed(), method.info().name << " h = " << h);
+      BOOST_TEST(!wrong.audit.passed(), method.info().name << " h = " << h);
       // The wrong trajectory stays bounded and plausible: only C tells.
       BOOST_TEST(std::abs(wrong.final_state[0]) < 1.0);
       BOOST_TEST(std::abs(wrong.final_state[1] + M_PI / 2) < M_PI);

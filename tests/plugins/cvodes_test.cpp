@@ -40,7 +40,7 @@ const ea::Vector& rk4_reference() {
   static const ea::Vector y = [] {
     const CraneSystem system{Crane{}};
     ea::Vector state = crane_start(system);
-    ea::FixedStepper rk4(ea::FixedStepMethod::Rk4);
+    ea::FixedStepper rk4(ea::methods::Rk4{});
     ea::integrate_const(rk4, system, state, 0.0, 5.0, 1e-4);
     return state;
   }();

@@ -17,6 +17,7 @@
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/history.hpp"
 #include "energy_audit/run_end.hpp"
+#include "energy_audit/system_concepts.hpp"
 
 namespace energy_audit {
 
@@ -189,7 +190,7 @@ concept EquationCheckedSystem = requires(const System& system, const ConstVector
 
 /// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call; for an
 /// EquationCheckedSystem it also checks the equations when the audit says they are due.
-template <class System>
+template <SampledSystem System>
 class AuditObserver {
  public:
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
@@ -226,7 +227,7 @@ class AuditObserver {
 };
 
 /// watch(system, audit): the observer for integrate_const and the SUNDIALS plugins.
-template <class System>
+template <SampledSystem System>
 AuditObserver<System> watch(const System& system, Audit& audit) {
   return {system, audit};
 }

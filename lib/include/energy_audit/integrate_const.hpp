@@ -12,6 +12,7 @@
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/run_observer.hpp"
 #include "energy_audit/stop_request.hpp"
+#include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
@@ -57,7 +58,8 @@ concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Ve
 /// keeps it), or at the first step boundary after `stop` is requested (RunEnd::Interrupted).
 /// An exception from the system ends the run as RunEnd::Error and propagates. A stepper's
 /// do_step may return whether the new state is finite (bool); otherwise the driver checks y.
-template <class Stepper, class System, class Observer>
+template <class Stepper, FirstOrderSystem System, class Observer>
+  requires FixedStepStepper<Stepper, System> && StateObserver<std::remove_reference_t<Observer>>
 IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
                                   double t1, double h, Observer&& observer,
                                   const StopRequest* stop = nullptr) {
@@ -80,7 +82,6 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
   };
 
   const std::size_t steps = fixed_step_count(t0, t1, h);
-  const auto evaluations_per_step = static_cast<std::size_t>(stepper.evaluations_per_step());
   IntegrationResult result;
   result.t_reached = t0;
   notify_run_begin(observer, t0, t1);
@@ -94,7 +95,7 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
       const double t = t0 + static_cast<double>(k) * h;
       const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
       const bool finite = take_step(t, t_next - t);
-      result.rhs_evaluations += evaluations_per_step;
+      result.rhs_evaluations += static_cast<std::size_t>(stepper.evaluations_per_step());  // of this step
       if (!finite) {
         result.end = RunEnd::Diverged;
         result.t_diverged = t_next;
@@ -117,7 +118,7 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
   return result;
 }
 
-template <class Stepper, class System>
+template <class Stepper, FirstOrderSystem System>
 IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector& y, double t0,
                                   double t1, double h) {
   return integrate_const(stepper, system, y, t0, t1, h, NoObserver{});

@@ -96,9 +96,12 @@ class LagrangeSystem {
                                           Coordinates(y.template segment<n>(n)), t);
   }
 
-  /// The second-order parts separately, for schemes that need the q/v split (Euler–Cromer).
-  void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t,
-                          Eigen::Ref<Vector> a, double& z_dot) const {
+  /// q' = v, for schemes that update q and v apart (PartitionedSystem).
+  void rates_of_q(const ConstVectorRef&, const ConstVectorRef& v, double, Eigen::Ref<Vector> q_dot) const { q_dot = v; }
+
+  /// v' = a(q, v, t) and Ż, for schemes that update q and v apart (PartitionedSystem).
+  void rates_of_w(const ConstVectorRef& q, const ConstVectorRef& v, double t, Eigen::Ref<Vector> a,
+                  double& z_dot) const {
     const Coordinates q_fixed = q;
     const Coordinates v_fixed = v;
     a = accelerations(q_fixed, v_fixed, t);

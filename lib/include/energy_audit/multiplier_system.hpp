@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "energy_audit/constraint_terms.hpp"
+#include "energy_audit/dae_terms.hpp"
 #include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
@@ -36,17 +37,6 @@ constexpr double reported_multiplier_sign() {
     return 1.0;
   }
 }
-
-/// Everything a residual (DAE) formulation needs at one state, in run-time sizes.
-struct DaeTerms {
-  Matrix mass;         ///< M (n x n)
-  Vector rhs;          ///< r: M a = r + Gᵀλ
-  Matrix G;            ///< m x n
-  Vector psi;          ///< G v + g
-  Vector bias;         ///< Ġ v + ġ
-  Vector Phi;          ///< position residual (zero for kinematic constraints)
-  double power = 0;    ///< ∂T/∂t − ∂V/∂t − vᵀf: Ż = power − vᵀGᵀλ
-};
 
 template <MultiplierModel M>
 class MultiplierSystem {
@@ -125,8 +115,12 @@ class MultiplierSystem {
     return rates(y.template head<n>(), y.template segment<n>(n), t).z_dot;
   }
 
-  void second_order_rates(const ConstVectorRef& q, const ConstVectorRef& v, double t, Eigen::Ref<Vector> a,
-                          double& z_dot) const {
+  /// q' = v, for schemes that update q and v apart (PartitionedSystem).
+  void rates_of_q(const ConstVectorRef&, const ConstVectorRef& v, double, Eigen::Ref<Vector> q_dot) const { q_dot = v; }
+
+  /// v' = a(q, v, t) and Ż, for schemes that update q and v apart (PartitionedSystem).
+  void rates_of_w(const ConstVectorRef& q, const ConstVectorRef& v, double t, Eigen::Ref<Vector> a,
+                  double& z_dot) const {
     const Rates r = rates(q, v, t);
     a = r.a;
     z_dot = carries_energy_flow() ? r.z_dot : 0.0;

@@ -44,7 +44,7 @@ void dae_residual(const DaeLayout& L, const DaeTerms& terms, const std::optional
 
 double dae_energy_flow(const DaeLayout& L, const DaeTerms& terms, const ConstVectorRef& Y) {
   const auto v = Y.segment(L.n, L.n);
-  return terms.power - (terms.G * v).dot(Y.segment(L.lambda(), L.m));
+  return terms.energy_flow_rate - (terms.G * v).dot(Y.segment(L.lambda(), L.m));
 }
 
 void ggl_initial_values(const DaeLayout& L, const DaeTerms& terms, const ConstVectorRef& y0, double t0,

@@ -33,7 +33,7 @@ struct Pendulum {
 BOOST_AUTO_TEST_CASE(installed_library_integrates_and_audits) {
   const energy_audit::LagrangeSystem<Pendulum> system{Pendulum{}};
   energy_audit::Vector y = system.initial_state(Pendulum::Coordinates<double>(1e-3), Pendulum::Coordinates<double>(0.0));
-  energy_audit::FixedStepper rk4(energy_audit::FixedStepMethod::Rk4);
+  energy_audit::FixedStepper rk4(energy_audit::methods::Rk4{});
   energy_audit::Audit audit;
   energy_audit::integrate_const(rk4, system, y, 0.0, 2.0, 1e-3, energy_audit::watch(system, audit));
   BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));

@@ -1,40 +1,33 @@
 #pragma once
 /// \file
-/// Euler–Cromer (semi-implicit Euler, seed 002 eq. 21) on y = [q, v, Z]:
-///   v ← v + h a(q, v, t);  Z ← Z + h Ż(q, v_old, t);  q ← q + h v_new.
+/// Euler–Cromer (semi-implicit Euler, seed 002 eq. 21) on a partitioned system y = [q, w, Z]
+/// (w = v for Lagrange's form, p for Hamilton's):
+///   w ← w + h g(q, w, t);  Z ← Z + h Ż(q, w_old, t);  q ← q + h f(q, w_new, t).
 
-#include <concepts>
-
+#include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
-
-/// A system that exposes its q/v split: y = [q, v] or [q, v, Z].
-template <class S>
-concept SecondOrderSystem = requires(const S& system, const ConstVectorRef& x, Eigen::Ref<Vector> a,
-                                     double t, double& z_dot) {
-  { system.dofs() } -> std::convertible_to<int>;
-  { system.carries_energy_flow() } -> std::convertible_to<bool>;
-  system.second_order_rates(x, x, t, a, z_dot);
-};
 
 class EulerCromer {
  public:
   int evaluations_per_step() const { return 1; }
 
-  template <SecondOrderSystem System>
+  template <PartitionedSystem System>
   void do_step(const System& system, Vector& y, double t, double h) {
     const Index n = system.dofs();
-    a_.resize(n);
+    w_dot_.resize(n);
+    q_dot_.resize(n);
     double z_dot = 0.0;
-    system.second_order_rates(y.head(n), y.segment(n, n), t, a_, z_dot);
-    y.segment(n, n) += h * a_;
+    system.rates_of_w(y.head(n), y.segment(n, n), t, w_dot_, z_dot);
+    y.segment(n, n) += h * w_dot_;
     if (system.carries_energy_flow()) y[2 * n] += h * z_dot;
-    y.head(n) += h * y.segment(n, n);
+    system.rates_of_q(y.head(n), y.segment(n, n), t, q_dot_);
+    y.head(n) += h * q_dot_;
   }
 
  private:
-  Vector a_;
+  Vector w_dot_, q_dot_;
 };
 
 }  // namespace energy_audit

@@ -4,10 +4,8 @@
 /// the state or as a quadrature, and shows every accepted internal step to the observer (CVODE
 /// is stepped one step at a time up to the stop time t1).
 ///
-/// System: size() = 2n + 1 with Z last (2n when carries_energy_flow() is false); operator()(y,
-/// dydt, t) for all of y; motion_rates(y, dydt, t) for the first size() - 1 entries;
-/// energy_flow_rate(y, t) = Ż.
-/// LagrangeSystem and MultiplierSystem are such systems.
+/// System: an EnergyFlowSystem (system_concepts.hpp), y = [motion, Z] with Z last (no Z when
+/// carries_energy_flow() is false).
 
 #include <string>
 #include <utility>
@@ -21,6 +19,7 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/system_concepts.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_data.hpp"
@@ -100,7 +99,8 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
 /// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure,
 /// InvalidArgument for an interval that adaptive_interval_problem refuses, and rethrows an
 /// exception from the system after CVODES has returned (both failures end as RunEnd::Error).
-template <class System, class Observer>
+template <EnergyFlowSystem System, class Observer>
+  requires StateObserver<std::remove_reference_t<Observer>>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                               const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");

@@ -4,8 +4,7 @@
 /// Y = [q, v, λ, (μ for GGL), (Z)], and shows every accepted internal step to the observer as
 /// y = [q, v, Z] (IDAS is stepped one step at a time up to the stop time t1).
 ///
-/// System: dofs(), constraint_count(), holonomic(), size() = 2n + 1,
-/// dae_terms(q, v, t) -> DaeTerms, sample(y, t). MultiplierSystem is such a system.
+/// System: a ResidualSystem (system_concepts.hpp), such as MultiplierSystem.
 ///
 /// Consistent initial values: for the index-1 form IDACalcIC computes λ(t0) and Y'(t0) from
 /// q(t0), v(t0); for GGL, where IDACalcIC cannot (Φ and ψ involve no unknown of it), they come
@@ -21,6 +20,7 @@
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/system_concepts.hpp>
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/adaptive_interval.hpp"
@@ -61,7 +61,7 @@ struct DaeLayout {
 /// Writes the residual F(t, Y, Y') from the terms at (q, v, t).
 void dae_residual(const DaeLayout& layout, const DaeTerms& terms, const std::optional<Baumgarte>& baumgarte,
                   const ConstVectorRef& Y, const ConstVectorRef& Yp, Eigen::Ref<Vector> F);
-/// Ż = power − vᵀGᵀλ.
+/// Ż = DaeTerms::energy_flow_rate − vᵀGᵀλ.
 double dae_energy_flow(const DaeLayout& layout, const DaeTerms& terms, const ConstVectorRef& Y);
 
 struct IdasCallbackData : CallbackData {
@@ -126,7 +126,8 @@ SolverCounters read_idas_counters(void* memory, bool quadrature);
 /// (RunEnd::Interrupted). Throws IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on
 /// kinematic constraints, inconsistent initial values or an interval that
 /// adaptive_interval_problem refuses, and rethrows the system's exceptions after IDAS has returned.
-template <class System, class Observer>
+template <ResidualSystem System, class Observer>
+  requires StateObserver<std::remove_reference_t<Observer>>
 IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                           const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");

@@ -1,0 +1,86 @@
+#pragma once
+/// \file
+/// The protocol between the parts, as C++20 concepts: what the integrators need from a system,
+/// what the audit needs to sample it, and what an observer and a stepper are. The fixed-step
+/// driver, the steppers and the SUNDIALS adapters are constrained by these concepts, so a
+/// system that does not fit is refused with the requirement it misses.
+///
+/// The systems of the library: LagrangeSystem and MultiplierSystem (y = [q, v, Z]),
+/// HamiltonSystem (y = [q, p, Z]), MaggiSystem (y = [q, u, Z]).
+
+#include <concepts>
+
+#include "energy_audit/dae_terms.hpp"
+#include "energy_audit/energy_sample.hpp"
+#include "energy_audit/types.hpp"
+
+namespace energy_audit {
+
+/// y' = F(t, y) over y of size() entries: what every fixed-step method and CVODES integrate.
+template <class S>
+concept FirstOrderSystem = requires(const S& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
+  { system.size() } -> std::convertible_to<Index>;
+  system(y, dydt, t);
+};
+
+/// A first-order system over y = [q, w, (Z)], q and w of dofs() entries each, whose rates split
+/// into q' = f(q, w, t) and w' = g(q, w, t): Lagrange's form (w = v, f = v) and Hamilton's
+/// (w = p). Euler–Cromer and Störmer–Verlet update w and q apart:
+///   rates_of_q(q, w, t, q_dot)            q' = f(q, w, t)
+///   rates_of_w(q, w, t, w_dot, z_dot)     w' = g(q, w, t), and Ż (0 when Z is not carried)
+template <class S>
+concept PartitionedSystem =
+    FirstOrderSystem<S> &&
+    requires(const S& system, const ConstVectorRef& x, Eigen::Ref<Vector> out, double t, double& z_dot) {
+      { system.dofs() } -> std::convertible_to<int>;
+      { system.carries_energy_flow() } -> std::convertible_to<bool>;
+      system.rates_of_q(x, x, t, out);
+      system.rates_of_w(x, x, t, out, z_dot);
+    };
+
+/// What the audit samples at a state: its energies, Z and, for multiplier models, λ and the
+/// constraint residuals (energy_sample.hpp).
+template <class S>
+concept SampledSystem = requires(const S& system, const ConstVectorRef& y, double t) {
+  { system.sample(y, t) } -> std::same_as<EnergySample>;
+};
+
+/// A first-order system whose Z a CVODES quadrature can carry: y = [motion, Z], the rates of
+/// the motion alone and Ż alone.
+template <class S>
+concept EnergyFlowSystem =
+    FirstOrderSystem<S> && requires(const S& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
+      { system.carries_energy_flow() } -> std::convertible_to<bool>;
+      system.motion_rates(y, dydt, t);
+      { system.energy_flow_rate(y, t) } -> std::convertible_to<double>;
+    };
+
+/// A multiplier system in residual form, for IDAS: M, r, G, ψ, Ġv + ġ, Φ and the power at a
+/// state (dae_terms.hpp), over y = [q, v, (Z)].
+template <class S>
+concept ResidualSystem = requires(const S& system, const ConstVectorRef& q, double t) {
+  { system.dofs() } -> std::convertible_to<int>;
+  { system.constraint_count() } -> std::convertible_to<int>;
+  { system.holonomic() } -> std::convertible_to<bool>;
+  { system.size() } -> std::convertible_to<Index>;
+  { system.carries_energy_flow() } -> std::convertible_to<bool>;
+  { system.dae_terms(q, q, t) } -> std::same_as<DaeTerms>;
+};
+
+/// Sees the initial state and every accepted step, (y, t) in order. It may also have
+/// begin_run(t0, t1) and end_run(RunEnd, t) (run_observer.hpp), and
+/// evaluate_and_observe(y, dydt, t) to sample y in the first stage of the next step
+/// (integrate_const.hpp).
+template <class O>
+concept StateObserver = requires(O& observer, const ConstVectorRef& y, double t) { observer(y, t); };
+
+/// Advances y from t to t + h on `system`; the caller owns t. do_step may return whether the new
+/// y is finite (bool); integrate_const then skips its own check. evaluations_per_step() counts
+/// the right-hand-side evaluations of the last step (a constant for explicit Runge–Kutta).
+template <class S, class System>
+concept FixedStepStepper = requires(S& stepper, const System& system, Vector& y, double t) {
+  { stepper.evaluations_per_step() } -> std::convertible_to<int>;
+  stepper.do_step(system, y, t, t);
+};
+
+}  // namespace energy_audit
