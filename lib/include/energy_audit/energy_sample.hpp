@@ -16,12 +16,12 @@ struct ConstraintDrift {
   double velocity = 0;
 };
 
-/// One accepted step. q and v are views into the integrator's state, valid while the
+/// One accepted step. q and w are views into the integrator's state, valid while the
 /// observer runs; the audit copies what it keeps.
 struct EnergySample {
   double t;
   ConstVectorRef q;
-  ConstVectorRef v;
+  ConstVectorRef w;  ///< the state's second half: v in Lagrange's form, p in Hamilton's, u in Maggi's
   EnergyTerms energy;
   double Z;                                       ///< energy-flow integral, Z(t0) = 0 [J]
   std::optional<Vector> multipliers{};            ///< λ as the model reports them (multiplier models)

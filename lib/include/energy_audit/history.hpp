@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The rows an audit keeps: t, q, v, T, T2, T1, T0, V, E, H, Z, C for each stored step, then
+/// The rows an audit keeps: t, q, w (v, p or u), T, T2, T1, T0, V, E, H, Z, C for each stored step, then
 /// for multiplier models the multipliers and ‖Φ‖, ‖ψ‖.
 
 #include <cassert>
@@ -61,7 +61,7 @@ class History {
     const Index n = sample.q.size();
     for (Index i = 0; i < n; ++i) {
       out[i] = sample.q.data()[i];
-      out[n + i] = sample.v.data()[i];
+      out[n + i] = sample.w.data()[i];
     }
     out += 2 * n;
     const EnergyTerms& e = sample.energy;  // in the order of energy_columns

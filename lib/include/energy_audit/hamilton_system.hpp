@@ -1,0 +1,97 @@
+#pragma once
+/// \file
+/// Hamilton's canonical equations of a Lagrange model, built by the Legendre transform
+/// (legendre_transform.hpp), as a first-order system y = [q, p, Z]:
+///
+///     q̇ = ∂H/∂p = v(q, p, t) ,   ṗ = −∂H/∂q + f = ∂L/∂q |_v + f ,   Ż = −∂H/∂t − q̇ᵀ f = ∂T/∂t − ∂V/∂t − vᵀ f
+///
+/// with v = M⁻¹ (p − b) and H(q, p, t) = T2 − T0 + V at that v, so C = H + Z is the same control
+/// function as in Lagrange's form. Every derivative comes from the model's T and V by
+/// forward-mode automatic differentiation (the identities ∂H/∂q|_p = −∂L/∂q|_v and
+/// ∂H/∂t|_p = −∂L/∂t|_v avoid differentiating through the inverse of M).
+
+#include "energy_audit/declaration_check.hpp"
+#include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_sample.hpp"
+#include "energy_audit/energy_terms.hpp"
+#include "energy_audit/lagrange_model.hpp"
+#include "energy_audit/lagrange_system.hpp"
+#include "energy_audit/legendre_transform.hpp"
+
+namespace energy_audit {
+
+template <LagrangeModel M>
+class HamiltonSystem {
+ public:
+  static constexpr int n = M::dofs;
+  using Coordinates = VectorN<double, n>;
+
+  explicit HamiltonSystem(M model, EnergyFlow flow = EnergyFlow::Carried) : model_(std::move(model)), flow_(flow) {
+    check_declarations(model_);
+  }
+
+  const M& model() const { return model_; }
+  int dofs() const { return n; }
+  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
+  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
+
+  /// y = [q, p, 0] with p = ∂T/∂v at (q, v, t0) (or [q, p] when Z is not carried).
+  Vector initial_state(const Coordinates& q, const Coordinates& v, double t0) const {
+    return state_vector(q, momentum_map(model_, q, t0).momenta(v), carries_energy_flow());
+  }
+
+  /// v = ∂H/∂p at (q, p, t).
+  Coordinates velocities(const Coordinates& q, const Coordinates& p, double t) const {
+    return momentum_map(model_, q, t).velocities(p, t);
+  }
+
+  /// dy/dt = [v, ∂L/∂q + f, Ż].
+  void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    const Coordinates v = velocities(q, p, t);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
+  }
+
+  /// d[q, p]/dt alone, for integrators that carry Z apart (as a quadrature).
+  void motion_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    const Coordinates v = velocities(q, p, t);
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
+  }
+
+  /// Ż at y = [q, p, ...].
+  double energy_flow_rate(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    return energy_audit::energy_flow_rate(model_, q, velocities(q, p, t), t);
+  }
+
+  /// q' = v(q, p, t), for schemes that update q and p apart (PartitionedSystem).
+  void rates_of_q(const ConstVectorRef& q, const ConstVectorRef& p, double t, Eigen::Ref<Vector> q_dot) const {
+    q_dot = velocities(q, p, t);
+  }
+
+  /// p' = ∂L/∂q + f and Ż, for schemes that update q and p apart (PartitionedSystem).
+  void rates_of_w(const ConstVectorRef& q_in, const ConstVectorRef& p_in, double t, Eigen::Ref<Vector> p_dot,
+                  double& z_dot) const {
+    const Coordinates q = q_in, p = p_in;
+    const Coordinates v = velocities(q, p, t);
+    p_dot = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
+    z_dot = carries_energy_flow() ? energy_audit::energy_flow_rate(model_, q, v, t) : 0.0;
+  }
+
+  /// The energies at the state; the sample's second half is p.
+  EnergySample sample(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, velocities(q, p, t), t),
+            carries_energy_flow() ? y[2 * n] : 0.0};
+  }
+
+ private:
+  M model_;
+  EnergyFlow flow_;
+};
+
+}  // namespace energy_audit
