@@ -77,6 +77,7 @@ std::vector<std::string> method_names() {
 /// Options shared by run and compare.
 struct CommonOptions {
   std::string model;
+  Form form = Form::Lagrange;
   double t_end = 0;
   std::vector<Assignment> sets, inits;
   double threshold = 1e-3;
@@ -87,12 +88,19 @@ struct CommonOptions {
   std::size_t equation_check_every = AuditOptions{}.equation_check_every;
   double equation_threshold = AuditOptions{}.equation_threshold;
   bool fail_on_verdict = false;
-  CLI::Option *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
+  CLI::Option *form_option = nullptr, *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
               *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr, *no_equation_check_option = nullptr,
               *equation_check_every_option = nullptr, *equation_threshold_option = nullptr;
 
   void add_to(CLI::App& command) {
     command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(model_names()));
+    form_option = command.add_option("--form", form,
+                                     "formulation: lagrange|hamilton (Lagrange models), multipliers (multiplier "
+                                     "models); default: the model's first (see `energy-audit list`)")
+                      ->transform(choice<Form>({{"lagrange", Form::Lagrange},
+                                                {"hamilton", Form::Hamilton},
+                                                {"multipliers", Form::Multipliers},
+                                                {"maggi", Form::Maggi}}));
     t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")
                        ->check(finite_number());
     command.add_option("--set", sets, "set a model parameter, NAME=VALUE (repeatable)")
@@ -130,6 +138,7 @@ struct CommonOptions {
 
   RunSettings settings() const {
     RunSettings r;
+    if (form_option->count() > 0) r.form = form;
     if (t_end_option->count() > 0) r.t_end = t_end;
     r.audit.threshold = threshold;
     r.audit.drift_threshold = drift_threshold;
@@ -148,10 +157,14 @@ struct CommonOptions {
     if (!entry.has_multipliers()) {
       refuse_if_given(drift_threshold_option, "model " + entry.name + " has no constraints to drift");
     }
-    const std::string no_check = "model " + entry.name +
-                                 " has no hand-derived accelerations to check (its accelerations come from T, V and f)";
+    const Form run_form = form_option->count() > 0 ? form : entry.forms.front();
+    const std::string no_check =
+        entry.has_hand_accelerations
+            ? std::string("in the ") + form_name(run_form) + " form the equations are derived from T, V and f: " +
+                  "nothing hand-derived to check"
+            : "model " + entry.name + " has no hand-derived accelerations to check (its accelerations come from T, V and f)";
     for (const CLI::Option* option : {no_equation_check_option, equation_check_every_option, equation_threshold_option}) {
-      if (!entry.checks_equations) refuse_if_given(option, no_check);
+      if (!entry.checks_equations(run_form)) refuse_if_given(option, no_check);
     }
     if (no_equation_check) {
       refuse_if_given(equation_check_every_option, "has nothing to act on with --no-equation-check");
@@ -227,9 +240,11 @@ struct AdaptiveOptions {
 };
 
 int list_command() {
-  std::printf("Models:\n");
+  std::printf("Models (forms: the default first):\n");
   for (const ModelEntry& model : model_registry()) {
-    std::printf("  %-16s %s\n", model.name.c_str(), model.description.c_str());
+    std::vector<std::string> forms;
+    for (const Form f : model.forms) forms.emplace_back(form_name(f));
+    std::printf("  %-16s %s; forms: %s\n", model.name.c_str(), model.description.c_str(), join(forms).c_str());
   }
   const std::string multiplier_models = join(multiplier_model_names());
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
@@ -302,7 +317,7 @@ struct RunCommand {
     if (csv_option->count() > 0) {
       csv_file.emplace(csv);
       remove_previous_output(csv);
-      write_history_header(*csv_file, entry);
+      write_history_header(*csv_file, entry, settings.form.value_or(entry.forms.front()));
       settings.audit.row_sink = history_csv_sink(*csv_file);
     }
     if (json_option->count() > 0) {
@@ -441,7 +456,7 @@ struct CompareCommand {
       rows.push_back({std::move(run), order});
     }
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
-    std::cout << "model " << entry.name << "\n";
+    std::cout << "model " << entry.name << " (form " << form_name(base.form.value_or(entry.forms.front())) << ")\n";
     print_comparison(std::cout, rows);
     if (rows.size() < runs.size()) {
       std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";

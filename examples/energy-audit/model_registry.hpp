@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <energy_audit/hamilton_system.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
@@ -28,10 +29,13 @@ struct ModelEntry {
   std::vector<std::string> multiplier_names;  ///< empty unless a multiplier model
   Interval interval;
 
-  /// Whether the model's hand-derived accelerations are run: the equation check applies.
-  bool checks_equations = false;
+  std::vector<Form> forms;  ///< the formulations it runs in, the default first
+  /// Whether the model's hand-derived accelerations are run in Lagrange's form, where the
+  /// equation check applies.
+  bool has_hand_accelerations = false;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
+  bool checks_equations(Form form) const { return has_hand_accelerations && form == Form::Lagrange; }
   /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
   /// value outside its domain.
   std::function<void(const ModelSetup&)> check_setup;
@@ -88,7 +92,9 @@ ModelEntry make_entry(std::string name, std::string description,
   entry.parameter_names = detail::names_of(M::parameters());
   entry.initial_value_names = detail::names_of(M::initial_values());
   entry.interval = M::interval;
-  entry.checks_equations = !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
+  entry.has_hand_accelerations =
+      !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
+  entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers} : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {
     if constexpr (requires { M::multiplier_names(); }) {
       for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);
@@ -107,6 +113,9 @@ ModelEntry make_entry(std::string name, std::string description,
       if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
       const MultiplierSystem<M> system(model, baumgarte, flow);
       run_system(outcome, system, system.initial_state(start.q, start.v), settings);
+    } else if (outcome.form == Form::Hamilton) {
+      const HamiltonSystem<M> system(model, flow);
+      run_system(outcome, system, system.initial_state(start.q, start.v, M::interval.t0), settings);
     } else {
       const LagrangeSystem<M> system(model, source, flow);
       run_system(outcome, system, system.initial_state(start.q, start.v), settings);

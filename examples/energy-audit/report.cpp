@@ -52,15 +52,19 @@ Json counters_json(const sun::SolverCounters& c) {
   return j;
 }
 
-Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, std::span<const double> row) {
+/// "v" for velocities, "p" for momenta.
+const char* second_half_name(Form form) { return form == Form::Hamilton ? "p" : "v"; }
+
+Json final_state_json(const ModelEntry& model, Form form, const HistoryLayout& layout, std::span<const double> row) {
   const std::size_t n = layout.dofs;
+  const char* w = second_half_name(form);
   Json j;
   j["t"] = row[0];
   j["q"] = Json::object();
-  j["v"] = Json::object();
+  j[w] = Json::object();
   for (std::size_t i = 0; i < n; ++i) {
     j["q"][model.coordinate_names[i]] = row[1 + i];
-    j["v"][model.coordinate_names[i]] = row[1 + n + i];
+    j[w][model.coordinate_names[i]] = row[1 + n + i];
   }
   for (std::size_t c = 0; c < History::energy_column_count; ++c) {
     const std::string name = History::energy_columns[c];
@@ -81,6 +85,7 @@ Json final_state_json(const ModelEntry& model, const HistoryLayout& layout, std:
 
 void print_summary(std::ostream& out, const RunOutcome& run) {
   out << "model      " << run.model << "\n"
+      << "form       " << form_name(run.form) << "\n"
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
     out << "tolerances rtol " << format("%g", run.cvodes.rtol) << ", atol " << format("%g", run.cvodes.atol)
@@ -125,6 +130,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   const Audit* audit = run.audit ? &*run.audit : nullptr;
   Json j;
   j["model"] = run.model;
+  j["form"] = form_name(run.form);
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);
   if (run.method.adaptive()) {
@@ -174,16 +180,18 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["wall_seconds"] = run.wall_seconds;
   j["params"] = Json::object();
   for (const Assignment& p : run.parameters) j["params"][p.name] = p.value;
-  j["final"] = audit && !audit->last_row().empty() ? final_state_json(model, audit->layout(), audit->last_row())
+  j["final"] = audit && !audit->last_row().empty() ? final_state_json(model, run.form, audit->layout(), audit->last_row())
                                                    : Json(nullptr);
   file.write(j.dump(2));
   file.write("\n");
 }
 
-void write_history_header(OutputFile& file, const ModelEntry& model) {
+void write_history_header(OutputFile& file, const ModelEntry& model, Form form) {
   std::string header = "t";
   for (const std::string& name : model.coordinate_names) header += "," + name;
-  for (const std::string& name : model.coordinate_names) header += "," + name + "_dot";
+  for (const std::string& name : model.coordinate_names) {
+    header += form == Form::Hamilton ? ",p_" + name : "," + name + "_dot";
+  }
   for (const char* name : History::energy_columns) header += std::string(",") + name;
   if (model.has_multipliers()) {
     for (const std::string& name : model.multiplier_names) header += "," + name;

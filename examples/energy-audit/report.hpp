@@ -19,9 +19,10 @@ void print_summary(std::ostream& out, const RunOutcome& run);
 /// The run record as one JSON object (README "Command line"); non-finite numbers are null.
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
 
-/// Writes the header of the history CSV: t, the coordinates by name, NAME_dot, T, T2, T1, T0,
-/// V, E, H, Z, C, and for multiplier models the multipliers by name, Phi_norm, psi_norm.
-void write_history_header(OutputFile& file, const ModelEntry& model);
+/// Writes the header of the history CSV: t, the coordinates by name, NAME_dot (p_NAME in
+/// Hamilton's form), T, T2, T1, T0, V, E, H, Z, C, and for multiplier models the multipliers by
+/// name, Phi_norm, psi_norm.
+void write_history_header(OutputFile& file, const ModelEntry& model, Form form);
 /// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
 /// shortest form that reads back to the same double. `file` must outlive the sink.
 RowSink history_csv_sink(OutputFile& file);

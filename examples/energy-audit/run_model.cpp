@@ -1,5 +1,6 @@
 #include "run_model.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -20,6 +21,16 @@ const char* stabilization_name(Stabilization s) {
     case Stabilization::None: break;
   }
   return "none";
+}
+
+const char* form_name(Form form) {
+  switch (form) {
+    case Form::Hamilton: return "hamilton";
+    case Form::Multipliers: return "multipliers";
+    case Form::Maggi: return "maggi";
+    case Form::Lagrange: break;
+  }
+  return "lagrange";
 }
 
 std::string RunOutcome::verdict() const {
@@ -71,6 +82,12 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
 }  // namespace
 
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
+  if (settings.form && std::find(model.forms.begin(), model.forms.end(), *settings.form) == model.forms.end()) {
+    std::vector<std::string> names;
+    for (const Form f : model.forms) names.emplace_back(form_name(f));
+    throw UsageError(std::string("--form: model ") + model.name + " has no form " + form_name(*settings.form) +
+                     " (its forms: " + join(names) + ")");
+  }
   check_method_fits_model(model, settings);
   model.check_setup(setup);
   Interval interval = model.interval;
@@ -125,6 +142,7 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   RunOutcome outcome;
   outcome.model = model.name;
+  outcome.form = settings.form.value_or(model.forms.front());
   outcome.method = settings.method;
   outcome.step = settings.step;
   outcome.cvodes = settings.cvodes;

@@ -25,6 +25,12 @@ struct ModelEntry;
 /// run of hours.
 inline constexpr double max_fixed_steps = 1e9;
 
+/// The formulation a model runs in: Lagrange's equations (y = [q, v, Z]) or Hamilton's
+/// (y = [q, p, Z]) for a Lagrange model; with multipliers (y = [q, v, Z], λ from the
+/// saddle point) or Maggi's equations (y = [q, u, Z]) for a multiplier model.
+enum class Form { Lagrange, Hamilton, Multipliers, Maggi };
+const char* form_name(Form form);
+
 /// Constraint stabilization for multiplier models.
 enum class Stabilization { None, Baumgarte, Ggl };
 const char* stabilization_name(Stabilization s);
@@ -43,6 +49,7 @@ struct ModelSetup {
 };
 
 struct RunSettings {
+  std::optional<Form> form;           ///< the model's first form when absent
   Method method = find_method("rk4");
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
@@ -57,6 +64,7 @@ struct RunSettings {
 
 struct RunOutcome {
   std::string model;
+  Form form = Form::Lagrange;
   Method method;
   double step = 0;             ///< fixed-step methods
   sun::CvodesOptions cvodes;   ///< adaptive methods (rtol, atol, max steps, Z mode also for idas)
