@@ -6,8 +6,8 @@ namespace energy_audit {
 
 HistoryLayout HistoryLayout::of(const EnergySample& sample) {
   const Index multipliers = sample.multipliers ? sample.multipliers->size() : 0;
-  return {static_cast<std::size_t>(sample.q.size()), static_cast<std::size_t>(multipliers),
-          sample.constraint_drift.has_value()};
+  return {static_cast<std::size_t>(sample.q.size()), static_cast<std::size_t>(sample.w.size()),
+          static_cast<std::size_t>(multipliers), sample.constraint_drift.has_value()};
 }
 
 History::History(const History& other)

@@ -16,12 +16,13 @@ namespace energy_audit {
 
 /// Which columns a row has; fixed by the first sample of a run.
 struct HistoryLayout {
-  std::size_t dofs = 0;
+  std::size_t dofs = 0;         ///< entries of q
+  std::size_t second_half = 0;  ///< entries of w (v, p: dofs; u: the independent velocities)
   std::size_t multipliers = 0;
   bool constraint_drift = false;
 
   static HistoryLayout of(const EnergySample& sample);
-  std::size_t energy_offset() const { return 1 + 2 * dofs; }  ///< index of T
+  std::size_t energy_offset() const { return 1 + dofs + second_half; }  ///< index of T
   std::size_t multiplier_offset() const;                       ///< index of the first multiplier
   std::size_t drift_offset() const { return multiplier_offset() + multipliers; }  ///< ‖Φ‖, then ‖ψ‖
   std::size_t row_size() const { return drift_offset() + (constraint_drift ? 2 : 0); }
@@ -58,12 +59,11 @@ class History {
     double* out = row.data();
     *out++ = sample.t;
     // Plain loops: copying through Eigen's STL iterators cost more than the rest of the row.
-    const Index n = sample.q.size();
-    for (Index i = 0; i < n; ++i) {
-      out[i] = sample.q.data()[i];
-      out[n + i] = sample.w.data()[i];
-    }
-    out += 2 * n;
+    const Index n = sample.q.size(), k = sample.w.size();
+    for (Index i = 0; i < n; ++i) out[i] = sample.q.data()[i];
+    out += n;
+    for (Index i = 0; i < k; ++i) out[i] = sample.w.data()[i];
+    out += k;
     const EnergyTerms& e = sample.energy;  // in the order of energy_columns
     *out++ = e.T;
     *out++ = e.T2;

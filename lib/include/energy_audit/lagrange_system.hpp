@@ -57,6 +57,7 @@ class LagrangeSystem {
 
   const M& model() const { return model_; }
   int dofs() const { return n; }
+  int second_half_size() const { return n; }
   bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
   Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
 

@@ -64,6 +64,7 @@ class MultiplierSystem {
   const M& model() const { return model_; }
   const std::optional<Baumgarte>& baumgarte() const { return baumgarte_; }
   int dofs() const { return n; }
+  int second_half_size() const { return n; }
   int constraint_count() const { return m; }
   bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
   Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }

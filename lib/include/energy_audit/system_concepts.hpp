@@ -6,7 +6,8 @@
 /// system that does not fit is refused with the requirement it misses.
 ///
 /// The systems of the library: LagrangeSystem and MultiplierSystem (y = [q, v, Z]),
-/// HamiltonSystem (y = [q, p, Z]), MaggiSystem (y = [q, u, Z]).
+/// HamiltonSystem (y = [q, p, Z]) and MaggiSystem (y = [q, u, Z]) are first-order, partitioned,
+/// energy-flow and sampled systems; MultiplierSystem is also a residual system.
 
 #include <concepts>
 
@@ -23,9 +24,10 @@ concept FirstOrderSystem = requires(const S& system, const ConstVectorRef& y, Ei
   system(y, dydt, t);
 };
 
-/// A first-order system over y = [q, w, (Z)], q and w of dofs() entries each, whose rates split
-/// into q' = f(q, w, t) and w' = g(q, w, t): Lagrange's form (w = v, f = v) and Hamilton's
-/// (w = p). Euler–Cromer and Störmer–Verlet update w and q apart:
+/// A first-order system over y = [q, w, (Z)], q of dofs() entries and w of second_half_size(),
+/// whose rates split into q' = f(q, w, t) and w' = g(q, w, t): Lagrange's form (w = v, f = v),
+/// Hamilton's (w = p) and Maggi's (w = u, the independent velocities). Euler–Cromer and
+/// Störmer–Verlet update w and q apart:
 ///   rates_of_q(q, w, t, q_dot)            q' = f(q, w, t)
 ///   rates_of_w(q, w, t, w_dot, z_dot)     w' = g(q, w, t), and Ż (0 when Z is not carried)
 template <class S>
@@ -33,6 +35,7 @@ concept PartitionedSystem =
     FirstOrderSystem<S> &&
     requires(const S& system, const ConstVectorRef& x, Eigen::Ref<Vector> out, double t, double& z_dot) {
       { system.dofs() } -> std::convertible_to<int>;
+      { system.second_half_size() } -> std::convertible_to<int>;
       { system.carries_energy_flow() } -> std::convertible_to<bool>;
       system.rates_of_q(x, x, t, out);
       system.rates_of_w(x, x, t, out, z_dot);

@@ -15,14 +15,14 @@ class EulerCromer {
 
   template <PartitionedSystem System>
   void do_step(const System& system, Vector& y, double t, double h) {
-    const Index n = system.dofs();
-    w_dot_.resize(n);
+    const Index n = system.dofs(), k = system.second_half_size();
+    w_dot_.resize(k);
     q_dot_.resize(n);
     double z_dot = 0.0;
-    system.rates_of_w(y.head(n), y.segment(n, n), t, w_dot_, z_dot);
-    y.segment(n, n) += h * w_dot_;
-    if (system.carries_energy_flow()) y[2 * n] += h * z_dot;
-    system.rates_of_q(y.head(n), y.segment(n, n), t, q_dot_);
+    system.rates_of_w(y.head(n), y.segment(n, k), t, w_dot_, z_dot);
+    y.segment(n, k) += h * w_dot_;
+    if (system.carries_energy_flow()) y[n + k] += h * z_dot;
+    system.rates_of_q(y.head(n), y.segment(n, k), t, q_dot_);
     y.head(n) += h * q_dot_;
   }
 

@@ -36,12 +36,13 @@ class StormerVerlet {
 
   template <PartitionedSystem System>
   void do_step(const System& system, Vector& y, double t, double h) {
-    const Index n = system.dofs();
-    for (Vector* v : {&q0_, &w0_, &w_half_, &q1_, &g_, &f_, &f_start_, &next_}) v->resize(n);
+    const Index n = system.dofs(), k = system.second_half_size();
+    for (Vector* v : {&q0_, &q1_, &f_, &f_start_}) v->resize(n);
+    for (Vector* v : {&w0_, &w_half_, &g_}) v->resize(k);
     evaluations_ = 0;
     double z_dot_start = 0.0, z_dot_end = 0.0, unused = 0.0;
     q0_ = y.head(n);
-    w0_ = y.segment(n, n);
+    w0_ = y.segment(n, k);
 
     // w_½ = w + h/2 g(q, w_½, t), from the explicit guess w + h/2 g(q, w, t).
     rates_of_w(system, q0_, w0_, t, z_dot_start);
@@ -61,9 +62,9 @@ class StormerVerlet {
 
     rates_of_w(system, q1_, w_half_, t + h, unused);
     y.head(n) = q1_;
-    y.segment(n, n) = w_half_ + (0.5 * h) * g_;
-    rates_of_w(system, q1_, y.segment(n, n), t + h, z_dot_end);  // Ż at the new state
-    if (system.carries_energy_flow()) y[2 * n] += (0.5 * h) * (z_dot_start + z_dot_end);
+    y.segment(n, k) = w_half_ + (0.5 * h) * g_;
+    rates_of_w(system, q1_, y.segment(n, k), t + h, z_dot_end);  // Ż at the new state
+    if (system.carries_energy_flow()) y[n + k] += (0.5 * h) * (z_dot_start + z_dot_end);
   }
 
  private:
