@@ -78,6 +78,7 @@ std::vector<std::string> method_names() {
 struct CommonOptions {
   std::string model;
   Form form = Form::Lagrange;
+  std::vector<std::string> independent;
   double t_end = 0;
   std::vector<Assignment> sets, inits;
   double threshold = 1e-3;
@@ -95,12 +96,17 @@ struct CommonOptions {
   void add_to(CLI::App& command) {
     command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(model_names()));
     form_option = command.add_option("--form", form,
-                                     "formulation: lagrange|hamilton (Lagrange models), multipliers (multiplier "
-                                     "models); default: the model's first (see `energy-audit list`)")
+                                     "formulation: lagrange|hamilton (Lagrange models), multipliers|maggi "
+                                     "(multiplier models); default: the model's first (see `energy-audit list`)")
                       ->transform(choice<Form>({{"lagrange", Form::Lagrange},
                                                 {"hamilton", Form::Hamilton},
                                                 {"multipliers", Form::Multipliers},
                                                 {"maggi", Form::Maggi}}));
+    command.add_option("--independent", independent,
+                       "--form maggi: the independent velocities, comma-separated coordinate names "
+                       "(default: the model's)")
+        ->delimiter(',')
+        ->type_name("NAMES");
     t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")
                        ->check(finite_number());
     command.add_option("--set", sets, "set a model parameter, NAME=VALUE (repeatable)")
@@ -139,6 +145,7 @@ struct CommonOptions {
   RunSettings settings() const {
     RunSettings r;
     if (form_option->count() > 0) r.form = form;
+    r.independent = independent;
     if (t_end_option->count() > 0) r.t_end = t_end;
     r.audit.threshold = threshold;
     r.audit.drift_threshold = drift_threshold;
@@ -317,7 +324,8 @@ struct RunCommand {
     if (csv_option->count() > 0) {
       csv_file.emplace(csv);
       remove_previous_output(csv);
-      write_history_header(*csv_file, entry, settings.form.value_or(entry.forms.front()));
+      write_history_header(*csv_file, entry, settings.form.value_or(entry.forms.front()),
+                           settings.independent.empty() ? entry.independent_velocities : settings.independent);
       settings.audit.row_sink = history_csv_sink(*csv_file);
     }
     if (json_option->count() > 0) {

@@ -11,6 +11,7 @@
 
 #include <energy_audit/hamilton_system.hpp>
 #include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/maggi_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
 
@@ -27,6 +28,7 @@ struct ModelEntry {
   std::vector<std::string> parameter_names;
   std::vector<std::string> initial_value_names;
   std::vector<std::string> multiplier_names;  ///< empty unless a multiplier model
+  std::vector<std::string> independent_velocities;  ///< Maggi's form by default (may be empty)
   Interval interval;
 
   std::vector<Form> forms;  ///< the formulations it runs in, the default first
@@ -69,6 +71,16 @@ void assign(M& model, const Members& members, const Assignment& a, const char* o
   model.*(it->member) = a.value;
 }
 
+/// The positions of `names` among a model's coordinates (names checked by check_settings).
+template <int k, class Names>
+std::array<int, k> indices_of(const std::vector<std::string>& names, const Names& coordinates) {
+  std::array<int, k> indices{};
+  for (int j = 0; j < k; ++j) {
+    indices[j] = static_cast<int>(std::find(coordinates.begin(), coordinates.end(), names[j]) - coordinates.begin());
+  }
+  return indices;
+}
+
 /// Model M with --set and --init applied.
 template <DescribedModel M>
 M configured(const ModelSetup& setup, const std::string& name) {
@@ -94,8 +106,12 @@ ModelEntry make_entry(std::string name, std::string description,
   entry.interval = M::interval;
   entry.has_hand_accelerations =
       !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
-  entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers} : std::vector<Form>{Form::Lagrange, Form::Hamilton};
+  entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
+                                   : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {
+    if constexpr (requires { M::independent_velocities(); }) {
+      for (auto name : M::independent_velocities()) entry.independent_velocities.emplace_back(name);
+    }
     if constexpr (requires { M::multiplier_names(); }) {
       for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);
     } else {
@@ -109,6 +125,13 @@ ModelEntry make_entry(std::string name, std::string description,
     const InitialState<M::dofs> start = model.initial_state();
     const EnergyFlow flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
     if constexpr (MultiplierModel<M>) {
+      if (outcome.form == Form::Maggi) {
+        const MaggiSystem<M> system(model, detail::indices_of<M::dofs - M::constraints>(outcome.independent,
+                                                                                          M::coordinate_names()),
+                                    flow);
+        run_system(outcome, system, system.initial_state(start.q, start.v), settings);
+        return;
+      }
       std::optional<Baumgarte> baumgarte;
       if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
       const MultiplierSystem<M> system(model, baumgarte, flow);

@@ -52,20 +52,33 @@ Json counters_json(const sun::SolverCounters& c) {
   return j;
 }
 
-/// "v" for velocities, "p" for momenta.
-const char* second_half_name(Form form) { return form == Form::Hamilton ? "p" : "v"; }
+/// The state's second half: "v" for velocities, "p" for momenta, "u" for Maggi's independent
+/// velocities; and whose entries they are.
+struct SecondHalf {
+  const char* key;
+  const std::vector<std::string>& names;
+};
 
-Json final_state_json(const ModelEntry& model, Form form, const HistoryLayout& layout, std::span<const double> row) {
+SecondHalf second_half(const ModelEntry& model, Form form, const std::vector<std::string>& independent) {
+  switch (form) {
+    case Form::Hamilton: return {"p", model.coordinate_names};
+    case Form::Maggi: return {"u", independent};
+    case Form::Lagrange:
+    case Form::Multipliers: break;
+  }
+  return {"v", model.coordinate_names};
+}
+
+Json final_state_json(const ModelEntry& model, const RunOutcome& run, const HistoryLayout& layout,
+                      std::span<const double> row) {
   const std::size_t n = layout.dofs;
-  const char* w = second_half_name(form);
+  const SecondHalf w = second_half(model, run.form, run.independent);
   Json j;
   j["t"] = row[0];
   j["q"] = Json::object();
-  j[w] = Json::object();
-  for (std::size_t i = 0; i < n; ++i) {
-    j["q"][model.coordinate_names[i]] = row[1 + i];
-    j[w][model.coordinate_names[i]] = row[1 + n + i];
-  }
+  j[w.key] = Json::object();
+  for (std::size_t i = 0; i < n; ++i) j["q"][model.coordinate_names[i]] = row[1 + i];
+  for (std::size_t i = 0; i < layout.second_half && i < w.names.size(); ++i) j[w.key][w.names[i]] = row[1 + n + i];
   for (std::size_t c = 0; c < History::energy_column_count; ++c) {
     const std::string name = History::energy_columns[c];
     if (name == "T" || name == "V" || name == "E" || name == "H" || name == "Z" || name == "C") {
@@ -131,6 +144,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   Json j;
   j["model"] = run.model;
   j["form"] = form_name(run.form);
+  if (run.form == Form::Maggi) j["independent"] = run.independent;
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);
   if (run.method.adaptive()) {
@@ -180,17 +194,19 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["wall_seconds"] = run.wall_seconds;
   j["params"] = Json::object();
   for (const Assignment& p : run.parameters) j["params"][p.name] = p.value;
-  j["final"] = audit && !audit->last_row().empty() ? final_state_json(model, run.form, audit->layout(), audit->last_row())
+  j["final"] = audit && !audit->last_row().empty() ? final_state_json(model, run, audit->layout(), audit->last_row())
                                                    : Json(nullptr);
   file.write(j.dump(2));
   file.write("\n");
 }
 
-void write_history_header(OutputFile& file, const ModelEntry& model, Form form) {
+void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
+                          const std::vector<std::string>& independent) {
   std::string header = "t";
   for (const std::string& name : model.coordinate_names) header += "," + name;
-  for (const std::string& name : model.coordinate_names) {
-    header += form == Form::Hamilton ? ",p_" + name : "," + name + "_dot";
+  const SecondHalf w = second_half(model, form, independent);
+  for (const std::string& name : w.names) {
+    header += std::string(w.key) == "v" ? "," + name + "_dot" : "," + std::string(w.key) + "_" + name;
   }
   for (const char* name : History::energy_columns) header += std::string(",") + name;
   if (model.has_multipliers()) {

@@ -20,9 +20,10 @@ void print_summary(std::ostream& out, const RunOutcome& run);
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
 
 /// Writes the header of the history CSV: t, the coordinates by name, NAME_dot (p_NAME in
-/// Hamilton's form), T, T2, T1, T0, V, E, H, Z, C, and for multiplier models the multipliers by
-/// name, Phi_norm, psi_norm.
-void write_history_header(OutputFile& file, const ModelEntry& model, Form form);
+/// Hamilton's form, u_NAME for the independent velocities in Maggi's), T, T2, T1, T0, V, E, H,
+/// Z, C, and for multiplier models the multipliers by name, Phi_norm, psi_norm.
+void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
+                          const std::vector<std::string>& independent);
 /// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
 /// shortest form that reads back to the same double. `file` must outlive the sink.
 RowSink history_csv_sink(OutputFile& file);

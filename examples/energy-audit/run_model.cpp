@@ -79,6 +79,40 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
   }
 }
 
+/// Maggi's form needs n − m distinct coordinates as its independent velocities, and no
+/// stabilization (v = S u + s keeps ψ = 0 by construction).
+void check_independent_velocities(const ModelEntry& model, const RunSettings& settings) {
+  const Form form = settings.form.value_or(model.forms.front());
+  if (form != Form::Maggi) {
+    if (!settings.independent.empty()) throw UsageError("--independent: applies to --form maggi only");
+    return;
+  }
+  if (settings.stabilization != Stabilization::None) {
+    throw UsageError(std::string("--stabilize: ") + stabilization_name(settings.stabilization) +
+                     " applies to the multipliers form; Maggi's form keeps the velocity constraints exactly");
+  }
+  const std::vector<std::string>& names = settings.independent.empty() ? model.independent_velocities : settings.independent;
+  const std::size_t wanted = model.coordinate_names.size() - model.multiplier_names.size();
+  if (names.empty()) {
+    throw UsageError("--independent: model " + model.name + " names no independent velocities; give " +
+                     std::to_string(wanted) + " of " + join(model.coordinate_names));
+  }
+  if (names.size() != wanted) {
+    throw UsageError("--independent: " + std::to_string(names.size()) + " given (" + join(names) + "); model " +
+                     model.name + " needs " + std::to_string(wanted) + " (coordinates minus constraints) of " +
+                     join(model.coordinate_names));
+  }
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    if (std::find(model.coordinate_names.begin(), model.coordinate_names.end(), names[j]) == model.coordinate_names.end()) {
+      throw UsageError("--independent: model " + model.name + " has no coordinate '" + names[j] + "' (it has: " +
+                       join(model.coordinate_names) + ")");
+    }
+    if (std::find(names.begin(), names.begin() + static_cast<long>(j), names[j]) != names.begin() + static_cast<long>(j)) {
+      throw UsageError("--independent: '" + names[j] + "' is named twice");
+    }
+  }
+}
+
 }  // namespace
 
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
@@ -89,6 +123,7 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
                      " (its forms: " + join(names) + ")");
   }
   check_method_fits_model(model, settings);
+  check_independent_velocities(model, settings);
   model.check_setup(setup);
   Interval interval = model.interval;
   if (settings.t_end) {
@@ -143,6 +178,9 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   RunOutcome outcome;
   outcome.model = model.name;
   outcome.form = settings.form.value_or(model.forms.front());
+  if (outcome.form == Form::Maggi) {
+    outcome.independent = settings.independent.empty() ? model.independent_velocities : settings.independent;
+  }
   outcome.method = settings.method;
   outcome.step = settings.step;
   outcome.cvodes = settings.cvodes;

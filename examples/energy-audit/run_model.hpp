@@ -50,6 +50,7 @@ struct ModelSetup {
 
 struct RunSettings {
   std::optional<Form> form;           ///< the model's first form when absent
+  std::vector<std::string> independent;  ///< Maggi's form: the independent velocities (the model's when empty)
   Method method = find_method("rk4");
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
@@ -65,6 +66,7 @@ struct RunSettings {
 struct RunOutcome {
   std::string model;
   Form form = Form::Lagrange;
+  std::vector<std::string> independent;  ///< Maggi's form: the independent velocities, in u's order
   Method method;
   double step = 0;             ///< fixed-step methods
   sun::CvodesOptions cvodes;   ///< adaptive methods (rtol, atol, max steps, Z mode also for idas)

@@ -26,6 +26,8 @@ struct CraneDae : CraneParameters {
 
   static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"x1", "x2", "y2", "phi"}; }
   static constexpr std::array<std::string_view, constraints> multiplier_names() { return {"F_Ax", "F_Ay"}; }
+  /// Maggi's form by default: the trolley's and the rod's velocities, as in crane.
+  static constexpr std::array<std::string_view, dofs - constraints> independent_velocities() { return {"x1", "phi"}; }
 
   /// crane's four initial values (CraneParameters::initial_values); the rod centre follows from
   /// the constraints.

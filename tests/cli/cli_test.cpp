@@ -199,6 +199,46 @@ BOOST_AUTO_TEST_CASE(the_equation_check_is_reported_and_judged) {
   BOOST_TEST(nlohmann::json::parse(read_file(derived))["equation_check"].is_null());
 }
 
+// Each model runs in the forms it admits; a form or a method that does not fit is a usage error
+// naming both; the files name momenta p_NAME and Maggi's independent velocities u_NAME.
+BOOST_AUTO_TEST_CASE(models_run_in_every_form_they_admit) {
+  const Result list = energy_audit("list");
+  BOOST_TEST(list.out.find("forms: lagrange, hamilton") != std::string::npos, list.out);
+  BOOST_TEST(list.out.find("forms: multipliers, maggi") != std::string::npos, list.out);
+  const fs::path hamilton_csv = scratch_dir() / "hamilton.csv", hamilton_json = scratch_dir() / "hamilton.json",
+                 maggi_csv = scratch_dir() / "maggi.csv", maggi_json = scratch_dir() / "maggi.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane --form hamilton --csv " + hamilton_csv.string() + " --json " +
+                                  hamilton_json.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(hamilton_csv))[0] == "t,x1,phi,p_x1,p_phi,T,T2,T1,T0,V,E,H,Z,C");
+  const auto h = nlohmann::json::parse(read_file(hamilton_json));
+  BOOST_TEST(h["form"] == "hamilton");
+  BOOST_TEST(h["verdict"] == "pass");
+  BOOST_TEST(h["final"].contains("p"));
+  BOOST_TEST(h["equation_check"].is_null());  // Hamilton's equations come from T, V and f
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --form maggi --csv " + maggi_csv.string() + " --json " +
+                                  maggi_json.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(maggi_csv))[0] ==
+             "t,x1,x2,y2,phi,u_x1,u_phi,T,T2,T1,T0,V,E,H,Z,C,F_Ax,F_Ay,Phi_norm,psi_norm");
+  const auto m = nlohmann::json::parse(read_file(maggi_json));
+  BOOST_TEST(m["independent"][1] == "phi");
+  BOOST_TEST(m["final"]["u"].contains("x1"));
+  BOOST_TEST(m["max_constraint_drift"]["velocity"].get<double>() < 1e-12);
+  for (const char* method : {"euler", "euler-cromer", "rk2", "rk3", "rk4", "rkg", "verlet", "cvode-bdf", "cvode-adams"}) {
+    BOOST_TEST(energy_audit(std::string("run crane --form hamilton --t-end 0.5 --method ") + method).status == 0, method);
+    BOOST_TEST(energy_audit(std::string("run crane-dae --form maggi --t-end 0.5 --method ") + method).status == 0,
+               method);
+  }
+  BOOST_TEST(energy_audit("run crane-dae --form maggi --t-end 0.5 --method idas").status == 0);
+  expect_usage_error("run crane --form maggi", "crane");
+  expect_usage_error("run crane-dae --form hamilton", "hamilton");
+  expect_usage_error("run crane --form hamilton --method idas", "idas");
+  expect_usage_error("run crane-dae --form maggi --independent x1", "--independent");
+  expect_usage_error("run crane-dae --form maggi --independent x1,theta", "theta");
+  expect_usage_error("run crane-dae --form maggi --stabilize baumgarte", "--stabilize");
+  expect_usage_error("run crane-dae --independent x1,phi", "--independent");
+  expect_usage_error("run crane --form hamilton --no-equation-check", "--no-equation-check");
+}
+
 // The constraint drift is judged with δ_C: a wildly inconsistent start keeps C exact but fails.
 BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
   const fs::path json = scratch_dir() / "drift.json";

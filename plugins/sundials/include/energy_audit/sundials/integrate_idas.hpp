@@ -52,9 +52,10 @@ struct DaeLayout {
   Index n = 0, m = 0;
   bool ggl = false;
   bool z_in_state = true;
+  Index explicit_motion = -1;  ///< ≥ 0: an explicit system Y = [motion (this many), (Z)], no λ
   Index lambda() const { return 2 * n; }
   Index mu() const { return 2 * n + m; }
-  Index z() const { return 2 * n + m * (ggl ? 2 : 1); }
+  Index z() const { return explicit_motion >= 0 ? explicit_motion : 2 * n + m * (ggl ? 2 : 1); }
   Index size() const { return z() + (z_in_state ? 1 : 0); }
 };
 

@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// A first-order system y' = F(t, y) on IDAS, as the residual Y' − F(t, Y) = 0 over the same
+/// y (all of it differential): Lagrange's, Hamilton's and Maggi's forms run on IDAS this way,
+/// with Z in the state or as an IDAS quadrature, like the multiplier systems' residual form
+/// (integrate_idas.hpp).
+
+#include <algorithm>
+
+#include "energy_audit/sundials/integrate_idas.hpp"
+
+namespace energy_audit::sun {
+namespace detail {
+
+template <class System>
+int explicit_residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
+  auto& p = problem_of<IdasProblem<System>>(user_data);
+  return p.guard.run([&] {
+    const Eigen::Map<Vector> Y = view(yy), Yp = view(yp);
+    Eigen::Map<Vector> F = view(rr);
+    if (p.layout.z_in_state) {
+      p.system(Y, F, t);
+    } else {
+      p.system.motion_rates(Y, F, t);  // Y holds the motion alone: Z is a quadrature
+    }
+    F = Yp - F;
+    return all_finite(F) ? 0 : 1;  // recoverable: IDAS retries with a smaller step
+  });
+}
+
+template <class System>
+int explicit_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, void* user_data) {
+  auto& p = problem_of<IdasProblem<System>>(user_data);
+  return p.guard.run([&] {
+    const double rate = p.system.energy_flow_rate(view(yy), t);
+    NV_Ith_S(z_dot, 0) = rate;
+    return std::isfinite(rate) ? 0 : 1;
+  });
+}
+
+}  // namespace detail
+
+/// Integrates a first-order system y = [motion, Z] from t0 to t1 with IDAS; y holds the state at
+/// t1 afterwards. The observer sees (y, t) at t0 and after every accepted internal step, and is
+/// told the interval and how the run ended; `stop` ends it at a step boundary. Y'(t0) = F(t0, y0),
+/// so no consistent-initial-value computation is needed. Throws IdasFailure on a SUNDIALS
+/// failure and rethrows the system's exceptions after IDAS has returned.
+template <EnergyFlowSystem System, class Observer>
+  requires(!ResidualSystem<System>) && StateObserver<std::remove_reference_t<Observer>>
+IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+  if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
+  if (options.form == DaeForm::Ggl || options.baumgarte) {
+    throw InvalidArgument("GGL and Baumgarte stabilization apply to a multiplier system's residual form");
+  }
+  detail::IdasProblem<System> problem(system);
+  detail::DaeLayout& layout = problem.layout;
+  const bool carries_z = system.carries_energy_flow();
+  const bool z_as_quadrature = carries_z && options.z_mode == ZMode::Quadrature;
+  layout.z_in_state = carries_z && !z_as_quadrature;
+  layout.explicit_motion = y.size() - (carries_z ? 1 : 0);
+  const Index motion = layout.explicit_motion;
+
+  Vector Y = y.head(layout.size()), Yp(layout.size());
+  if (carries_z && !z_as_quadrature) {
+    system(y, Yp, t0);
+  } else {
+    system.motion_rates(y, Yp, t0);
+  }
+  detail::IdasSolver solver;
+  long steps = 0;
+  double t = t0;
+  const auto start = [&] {
+    detail::configure(solver, layout, Y, Yp, t0, t1, detail::explicit_residual<System>,
+                      z_as_quadrature ? detail::explicit_energy_flow<System> : nullptr, problem, options);
+  };
+  const auto take_step = [&] {
+    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
+    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
+    problem.guard.rethrow_if_failed();
+    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
+    ++steps;
+    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
+    y.head(layout.size()) = Y_now;
+    if (z_as_quadrature) {
+      double t_quadrature = t;
+      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
+      y[motion] = NV_Ith_S(solver.z.get(), 0);
+    }
+  };
+  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
+  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
+}
+
+}  // namespace energy_audit::sun
