@@ -110,7 +110,7 @@ ModelEntry make_entry(std::string name, std::string description,
                                    : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {
     if constexpr (requires { M::independent_velocities(); }) {
-      for (auto name : M::independent_velocities()) entry.independent_velocities.emplace_back(name);
+      for (auto velocity : M::independent_velocities()) entry.independent_velocities.emplace_back(velocity);
     }
     if constexpr (requires { M::multiplier_names(); }) {
       for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);
