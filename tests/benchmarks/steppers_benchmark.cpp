@@ -23,6 +23,14 @@
 /// BM_Rk4_Library (a noise gauge). BM_CraneEquationResidual / BM_CraneAccelerations_Derived is
 /// the cost of checking the hand accelerations at one state (equation_residual.hpp) against
 /// that of deriving them.
+///
+/// The derivatives the audit and the multiplier systems take at every evaluation (no target:
+/// compared between versions of the library): ∂T/∂t and ∂V/∂t and Ż of a rheonomic model
+/// (BM_MovingSupportPendulum_TimeDerivatives, _EnergyFlowRate, and _Rk4 with hand accelerations
+/// and Z carried), the constraint terms G, g, ψ, Ġ v + ġ, Φ of crane-dae and of the hoisted
+/// pendulum in its holonomic and kinematic forms (BM_ConstraintTerms_*), and whole rk4 runs of
+/// multiplier models (BM_CraneDae_Rk4: crane-dae over [0, 5] with h = 1e-3, scleronomic;
+/// BM_HoistedPendulum_Rk4: the driven rope over [0, 5], which adds ∂T/∂t and ∂V/∂t).
 /// Every benchmark also reports the minimum over repetitions (--benchmark_repetitions=N).
 ///
 /// Library, hand loop and odeint use the same right-hand side (LagrangeSystem<Crane>, hand
@@ -43,7 +51,10 @@
 #include <boost/numeric/odeint/external/eigen/eigen.hpp>
 
 #include <crane.hpp>
+#include <crane_dae.hpp>
 #include <energy_audit/energy_audit.hpp>
+#include <hoisted_pendulum.hpp>
+#include <moving_support_pendulum.hpp>
 #include <model_registry.hpp>
 #include <run_model.hpp>
 
@@ -57,6 +68,7 @@ namespace ea = energy_audit;
 namespace odeint = boost::numeric::odeint;
 
 using Crane = ea::examples::Crane;
+using CraneDae = ea::examples::CraneDae;
 using System = ea::LagrangeSystem<Crane>;
 using Coordinates = Crane::Coordinates<double>;
 using ea::AccelerationSource;
@@ -369,6 +381,157 @@ void BM_Rk4Crane_Derived(benchmark::State& state) {
 BENCHMARK(BM_Rk4Crane_Derived)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
+// (e) The derivatives taken at every evaluation: ∂T/∂t, ∂V/∂t and Ż of a rheonomic model, and the
+// constraint terms of multiplier models, alone and inside whole rk4 runs.
+
+using ea::testing::HoistedPendulum;
+using ea::testing::HoistedPendulumKinematic;
+using ea::testing::MovingSupportPendulum;
+
+/// A generic state of the moving-support pendulum: every term of T and V non-zero.
+struct PendulumState {
+  MovingSupportPendulum::Coordinates<double> q{0.3}, v{-1.1};
+  double t = 0.7;
+};
+
+// The evaluations timed one at a time are called out of line, so that callgrind counts their
+// calls: the instructions of one evaluation are a function's inclusive count over its calls.
+[[gnu::noinline]] ea::ExplicitTimeDerivatives time_derivatives_of(const MovingSupportPendulum& model,
+                                                                  const PendulumState& s) {
+  return ea::explicit_time_derivatives(model, s.q, s.v, s.t);
+}
+[[gnu::noinline]] double energy_flow_rate_of(const MovingSupportPendulum& model, const PendulumState& s) {
+  return ea::energy_flow_rate(model, s.q, s.v, s.t);
+}
+template <class Model, class State>
+[[gnu::noinline]] auto constraint_terms_of(const Model& model, const State& s) {
+  return ea::constraint_terms(model, s.q, s.v, s.t);
+}
+
+void BM_MovingSupportPendulum_TimeDerivatives(benchmark::State& state) {
+  const MovingSupportPendulum model;
+  PendulumState s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    ea::ExplicitTimeDerivatives d = time_derivatives_of(model, s);
+    benchmark::DoNotOptimize(d);
+  }
+}
+BENCHMARK(BM_MovingSupportPendulum_TimeDerivatives)->Apply(add_min_statistic);
+
+void BM_MovingSupportPendulum_EnergyFlowRate(benchmark::State& state) {
+  const MovingSupportPendulum model;
+  PendulumState s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    double z_dot = energy_flow_rate_of(model, s);
+    benchmark::DoNotOptimize(z_dot);
+  }
+}
+BENCHMARK(BM_MovingSupportPendulum_EnergyFlowRate)->Apply(add_min_statistic);
+
+/// rk4 over [0, 10] with h = 1e-3 and hand accelerations: Ż, with ∂T/∂t and ∂V/∂t, at every stage.
+void BM_MovingSupportPendulum_Rk4(benchmark::State& state) {
+  const ea::LagrangeSystem<MovingSupportPendulum> system{MovingSupportPendulum{}};
+  const Vector y0 = system.initial_state(MovingSupportPendulum::Coordinates<double>(0.4),
+                                         MovingSupportPendulum::Coordinates<double>(0.0));
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, 10.0, h);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(ea::fixed_step_count(0.0, 10.0, h)));
+}
+BENCHMARK(BM_MovingSupportPendulum_Rk4)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+/// A generic state of crane-dae: the crane's (x1, phi) = (0.3, -0.7), (0.8, -1.3) in absolute
+/// coordinates (on the constraints, though constraint_terms does not need it).
+struct CraneDaeState {
+  CraneDae::Coordinates<double> q, v;
+  double t = 0.37;
+  CraneDaeState() {
+    const double l = CraneDae{}.l, phi = -0.7, phi_dot = -1.3, x1 = 0.3, x1_dot = 0.8;
+    q = {x1, (l / 2) * std::cos(phi) - x1, (l / 2) * std::sin(phi), phi};
+    v = {x1_dot, -(l / 2) * std::sin(phi) * phi_dot - x1_dot, (l / 2) * std::cos(phi) * phi_dot, phi_dot};
+  }
+};
+
+void BM_ConstraintTerms_CraneDae(benchmark::State& state) {
+  const CraneDae model;
+  CraneDaeState s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    auto c = constraint_terms_of(model, s);
+    benchmark::DoNotOptimize(c);
+  }
+}
+BENCHMARK(BM_ConstraintTerms_CraneDae)->Apply(add_min_statistic);
+
+/// A state of the hoisted pendulum at 0.6 rad, swinging, with the rope moving (t = 0.37).
+template <class Model>
+struct HoistState {
+  typename Model::template Coordinates<double> q, v;
+  double t = 0.37;
+  HoistState() { Model{}.start(0.6, 0.9, q, v); }
+};
+
+template <class Model>
+void run_hoist_constraint_terms(benchmark::State& state) {
+  const Model model;
+  HoistState<Model> s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(s);
+    auto c = constraint_terms_of(model, s);
+    benchmark::DoNotOptimize(c);
+  }
+}
+
+void BM_ConstraintTerms_HoistedPendulum(benchmark::State& state) { run_hoist_constraint_terms<HoistedPendulum>(state); }
+BENCHMARK(BM_ConstraintTerms_HoistedPendulum)->Apply(add_min_statistic);
+
+void BM_ConstraintTerms_HoistedPendulumKinematic(benchmark::State& state) {
+  run_hoist_constraint_terms<HoistedPendulumKinematic>(state);
+}
+BENCHMARK(BM_ConstraintTerms_HoistedPendulumKinematic)->Apply(add_min_statistic);
+
+/// A multiplier system's rk4 run over [0, 5] with h = 1e-3, Z carried, no observer.
+template <class Model>
+void run_multiplier_rk4(benchmark::State& state, const Model& model, const typename Model::template Coordinates<double>& q0,
+                        const typename Model::template Coordinates<double>& v0) {
+  const ea::MultiplierSystem<Model> system{model};
+  const Vector y0 = system.initial_state(q0, v0);
+  Vector y = y0;
+  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  for (auto _ : state) {
+    y = y0;
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, 5.0, h);
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(ea::fixed_step_count(0.0, 5.0, h)));
+}
+
+void BM_CraneDae_Rk4(benchmark::State& state) {
+  const CraneDae model;
+  const ea::InitialState<CraneDae::dofs> start = model.initial_state();
+  run_multiplier_rk4(state, model, start.q, start.v);
+}
+BENCHMARK(BM_CraneDae_Rk4)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_HoistedPendulum_Rk4(benchmark::State& state) {
+  const HoistedPendulum model;
+  HoistedPendulum::Coordinates<double> q, v;
+  model.start(0.6, 0.0, q, v);
+  run_multiplier_rk4(state, model, q, v);
+}
+BENCHMARK(BM_HoistedPendulum_Rk4)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+// ---------------------------------------------------------------------------------------------
 // Checks, before any timing: the compared computations must be the same computation.
 
 double relative_difference(const Vector& reference, const Vector& other) {
@@ -449,6 +612,24 @@ bool check_same_computations() {
   odeint_rk4(odeint_off, system_off, y_odeint_off);
   ok &= check("rk4 final q, v: hand loop vs library, no Z", relative_difference(y_off, y_hand_off), 1e-12);
   ok &= check("rk4 final q, v: odeint vs library, no Z", relative_difference(y_off, y_odeint_off), 1e-12);
+
+  // (e): the derivatives timed are the model's: ∂T/∂t, ∂V/∂t against the pendulum's hand
+  // formulas, G and Ġ v + ġ of the hoisted pendulum against Φ = (x² + y² − l²) / 2 by hand.
+  const MovingSupportPendulum pendulum;
+  const PendulumState p;
+  const ea::ExplicitTimeDerivatives d = ea::explicit_time_derivatives(pendulum, p.q, p.v, p.t);
+  ok &= check("dT/dt of the moving-support pendulum vs hand",
+              std::abs(d.T_t / pendulum.T_t(p.q[0], p.v[0], p.t) - 1), 1e-12);
+  ok &= check("dV/dt of the moving-support pendulum vs hand", std::abs(d.V_t / pendulum.V_t(p.t) - 1), 1e-12);
+  const HoistedPendulum hoist;
+  const HoistState<HoistedPendulum> hs;
+  const auto c = ea::constraint_terms(hoist, hs.q, hs.v, hs.t);
+  const double l = hoist.length(hs.t), l_dot = hoist.length_rate(hs.t);
+  const double l_ddot = -hoist.A * hoist.w * hoist.w * std::sin(hoist.w * hs.t);
+  const Vector G_hand = hs.q;
+  const double bias_hand = hs.v.squaredNorm() - l_dot * l_dot - l * l_ddot;
+  ok &= check("G of the hoisted pendulum vs hand", relative_difference(G_hand, c.G.transpose()), 1e-12);
+  ok &= check("Gdot v + gdot of the hoisted pendulum vs hand", std::abs(c.bias[0] / bias_hand - 1), 1e-12);
   return ok;
 }
 

@@ -1,7 +1,11 @@
 // Dual<Scalar, N>: first and second derivatives (through nesting) of every elementary function
-// and of the arithmetic against closed forms; comparisons; use as an Eigen scalar.
+// and of the arithmetic against closed forms; comparisons, classification, min and max; use as
+// an Eigen scalar; numeric_limits and output.
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -164,6 +168,126 @@ BOOST_AUTO_TEST_CASE(elementary_functions_match_closed_forms) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(more_elementary_functions_match_closed_forms) {
+  using std::acosh, std::asinh, std::atanh, std::cbrt, std::exp, std::exp2, std::expm1, std::log, std::log10,
+      std::log1p, std::log2, std::sqrt;
+  constexpr double ln2 = std::numbers::ln2, ln10 = std::numbers::ln10;
+  BOOST_TEST_CONTEXT("cbrt") {  // x^(1/3): (1/3) x^(-2/3), -(2/9) x^(-5/3), negative x too
+    check_unary([](const auto& x) { return cbrt(x); }, [](double x) { return 1 / (3 * cbrt(x) * cbrt(x)); },
+                [](double x) { return -2 / (9 * x * cbrt(x) * cbrt(x)); }, {-2.3, -0.4, 0.7, 1.9});
+  }
+  BOOST_TEST_CONTEXT("exp2") {
+    check_unary([](const auto& x) { return exp2(x); }, [](double x) { return exp2(x) * ln2; },
+                [](double x) { return exp2(x) * ln2 * ln2; }, anywhere);
+  }
+  BOOST_TEST_CONTEXT("expm1") {
+    check_unary([](const auto& x) { return expm1(x); }, [](double x) { return exp(x); },
+                [](double x) { return exp(x); }, {-2.3, -0.4, 1e-9, 0.7, 1.9});
+  }
+  BOOST_TEST_CONTEXT("log2") {
+    check_unary([](const auto& x) { return log2(x); }, [](double x) { return 1 / (x * ln2); },
+                [](double x) { return -1 / (x * x * ln2); }, positive);
+  }
+  BOOST_TEST_CONTEXT("log10") {
+    check_unary([](const auto& x) { return log10(x); }, [](double x) { return 1 / (x * ln10); },
+                [](double x) { return -1 / (x * x * ln10); }, positive);
+  }
+  BOOST_TEST_CONTEXT("log1p") {
+    check_unary([](const auto& x) { return log1p(x); }, [](double x) { return 1 / (1 + x); },
+                [](double x) { return -1 / ((1 + x) * (1 + x)); }, {-0.6, 1e-9, 0.3, 2.7});
+  }
+  BOOST_TEST_CONTEXT("asinh") {
+    check_unary([](const auto& x) { return asinh(x); }, [](double x) { return 1 / sqrt(x * x + 1); },
+                [](double x) { return -x / ((x * x + 1) * sqrt(x * x + 1)); }, anywhere);
+  }
+  BOOST_TEST_CONTEXT("acosh") {
+    check_unary([](const auto& x) { return acosh(x); }, [](double x) { return 1 / sqrt(x * x - 1); },
+                [](double x) { return -x / ((x * x - 1) * sqrt(x * x - 1)); }, {1.2, 2.0, 3.7});
+  }
+  BOOST_TEST_CONTEXT("atanh") {
+    check_unary([](const auto& x) { return atanh(x); }, [](double x) { return 1 / (1 - x * x); },
+                [](double x) { return 2 * x / ((1 - x * x) * (1 - x * x)); }, inside_unit);
+  }
+  BOOST_TEST_CONTEXT("fabs") {
+    check_unary([](const auto& x) { return fabs(x); }, [](double x) { return x < 0 ? -1.0 : 1.0; },
+                [](double) { return 0.0; }, anywhere);
+  }
+  BOOST_TEST_CONTEXT("abs2") {  // Dual only, as Eigen's numext::abs2; x² for double
+    const auto square = [](const auto& x) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(x)>, double>) {
+        return x * x;
+      } else {
+        return abs2(x);
+      }
+    };
+    check_unary(square, [](double x) { return 2 * x; }, [](double) { return 2.0; }, anywhere);
+  }
+  BOOST_TEST_CONTEXT("log(x) / log(2) as log2 and exp(x ln 2) as exp2, at the same points") {
+    for (const double x : positive) {
+      const First X = First::variable(x, 0);
+      BOOST_TEST(log2(X).derivatives[0] == (log(X) / ln2).derivatives[0], tolerance(relative_tolerance));
+      BOOST_TEST(exp2(X).derivatives[0] == exp(X * ln2).derivatives[0], tolerance(relative_tolerance));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(min_and_max_take_constants_on_either_side) {
+  const First x = First::variable(0.5, 0);
+  // The Dual wins: its value and derivative; the constant wins: its value and derivative 0.
+  BOOST_TEST(min(x, 2.0).value == 0.5);
+  BOOST_TEST(min(x, 2.0).derivatives[0] == 1.0);
+  BOOST_TEST(min(2.0, x).derivatives[0] == 1.0);
+  BOOST_TEST(min(x, -1).value == -1.0);
+  BOOST_TEST(min(x, -1).derivatives[0] == 0.0);
+  BOOST_TEST(min(-1.0, x).derivatives[0] == 0.0);
+  BOOST_TEST(max(x, 2.0).value == 2.0);
+  BOOST_TEST(max(x, 2.0).derivatives[0] == 0.0);
+  BOOST_TEST(max(2.0, x).derivatives[0] == 0.0);
+  BOOST_TEST(max(x, 0).value == 0.5);
+  BOOST_TEST(max(x, 0).derivatives[0] == 1.0);
+  BOOST_TEST(max(-1.0, x).derivatives[0] == 1.0);
+  // As std::min and std::max: the first argument on ties.
+  BOOST_TEST(min(x, 0.5).derivatives[0] == 1.0);
+  BOOST_TEST(min(0.5, x).derivatives[0] == 0.0);
+  BOOST_TEST(max(x, 0.5).derivatives[0] == 1.0);
+  BOOST_TEST(max(0.5, x).derivatives[0] == 0.0);
+  // The ramp max(x, 0) and the clamp min(max(x, -1), 1) of a nested Dual: f' and f'' on each piece.
+  for (const double at : {-2.0, -0.5, 0.5, 2.0}) {
+    const Second X = Second::variable(First::variable(at, 0), 0);
+    const Second ramp = max(X * X * X, 0.0);
+    BOOST_TEST(ramp.derivatives[0].derivatives[0] == (at > 0 ? 6 * at : 0.0));
+    const Second clamp = min(max(X, -1.0), 1.0);
+    BOOST_TEST(clamp.value.value == std::min(std::max(at, -1.0), 1.0));
+    BOOST_TEST(clamp.derivatives[0].value == (std::abs(at) < 1 ? 1.0 : 0.0));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(classification_looks_at_the_value) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const Second finite = Second::variable(First::variable(1.5, 0), 0);
+  Second infinite = finite, not_a_number = finite;
+  infinite.value.value = inf;
+  not_a_number.value.value = nan;
+  BOOST_TEST((isfinite(finite) && !isnan(finite) && !isinf(finite)));
+  BOOST_TEST((!isfinite(infinite) && !isnan(infinite) && isinf(infinite)));
+  BOOST_TEST((!isfinite(not_a_number) && isnan(not_a_number) && !isinf(not_a_number)));
+  First infinite_derivative = First::variable(1.0, 0);  // a finite value with an infinite derivative
+  infinite_derivative.derivatives[0] = inf;
+  BOOST_TEST(isfinite(infinite_derivative));
+}
+
+BOOST_AUTO_TEST_CASE(numeric_limits_and_output_are_those_of_the_value) {
+  using Limits = std::numeric_limits<Second>;
+  BOOST_TEST(Limits::is_specialized);
+  BOOST_TEST(Limits::epsilon() == std::numeric_limits<double>::epsilon());
+  BOOST_TEST(Limits::max() == std::numeric_limits<double>::max());
+  BOOST_TEST(Limits::digits10 == std::numeric_limits<double>::digits10);
+  std::ostringstream dual, plain;
+  dual << Second::variable(First::variable(-0.125, 0), 0);
+  plain << -0.125;
+  BOOST_TEST(dual.str() == plain.str());
+}
+
 BOOST_AUTO_TEST_CASE(functions_of_two_variables_match_closed_forms) {
   for (const auto& [x, y] : std::vector<std::array<double, 2>>{{0.7, 1.3}, {-1.1, 0.4}, {2.0, -0.6}}) {
     BOOST_TEST_CONTEXT("(x, y) = (" << x << ", " << y << ")") {
@@ -242,6 +366,13 @@ BOOST_AUTO_TEST_CASE(duals_are_eigen_scalars) {
   BOOST_TEST(squared_norm.derivatives[0].value == 1.6, tolerance(relative_tolerance));
   BOOST_TEST(squared_norm.derivatives[0].derivatives[0] == 2.0, tolerance(relative_tolerance));
   BOOST_TEST(v.dot(v).value.value == squared_norm.value.value);
+
+  const S norm = v.norm();  // √(v0² + v1²), d/dv0 = v0 / ‖v‖, d²/dv0² = v1² / ‖v‖³
+  BOOST_TEST(norm.value.value == std::sqrt(2.33), tolerance(relative_tolerance));
+  BOOST_TEST(norm.derivatives[0].value == 0.8 / std::sqrt(2.33), tolerance(relative_tolerance));
+  BOOST_TEST(norm.derivatives[0].derivatives[0] == 1.69 / std::pow(2.33, 1.5), tolerance(relative_tolerance));
+  BOOST_TEST(v.maxCoeff().value.value == 0.8);  // through Eigen's max, ours found by argument-dependent lookup
+  BOOST_TEST(v.array().sin().sum().derivatives[0].value == std::cos(0.8), tolerance(relative_tolerance));
 
   const ea::VectorN<double, 2> plain{1.0, 2.0};
   const ea::VectorN<S, 2> cast = plain.cast<S>();

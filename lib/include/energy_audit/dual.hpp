@@ -1,16 +1,38 @@
 #pragma once
 /// \file
-/// Dual<Scalar, N>: a forward-mode automatic-differentiation number with N derivatives fixed at
-/// compile time, nestable (Dual<Dual<double, n>, n + 1>) for second derivatives.
+/// Dual<Scalar, N>: the library's one automatic-differentiation number, forward mode with N
+/// derivatives fixed at compile time, nestable (Dual<Dual<double, n>, n + 1>) for second
+/// derivatives.
 ///
-/// It is the scalar S of the models' T and V in lagrange_terms(). Everything is inline over
-/// std::array, so GCC unrolls and flattens a whole nested evaluation; Eigen's AutoDiffScalar,
-/// built on Eigen vectors of Eigen scalars, was three times slower than the hand-derived equations.
+/// It is the scalar S at which the library evaluates a model's templates: T and V for the mass
+/// matrix, Lagrange's equations and the derived accelerations (lagrange_terms.hpp), T and V for
+/// ∂T/∂t and ∂V/∂t (energy_flow.hpp, also in the check of a `scleronomic` declaration), and the
+/// constraints for G, g and Ġ v + ġ (constraint_terms.hpp). So T, V, f and the constraints may
+/// use, on S and beside double or int constants:
+///
+///   - + − × ÷ and their compound assignments, comparisons (of the value: models may branch);
+///   - sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh;
+///   - exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, pow, hypot;
+///   - abs, fabs, abs2, min, max; isfinite, isnan, isinf (of the value);
+///   - Eigen's operations on vectors and matrices of S (Dual is an Eigen scalar: dot, norm,
+///     cross, sum, ...), std::numeric_limits<S> (that of double), and `out << x` (the value).
+///
+/// Call the functions unqualified after `using std::sin;` (as for double), so that argument-
+/// dependent lookup finds the ones below: `std::sin(x)` names only the standard library's. The
+/// <cmath> functions a model might reach for that Dual does not differentiate (floor, ceil,
+/// trunc, round, nearbyint, rint, fmod, remainder, fmin, fmax, fdim, copysign, fma, erf, erfc,
+/// tgamma, lgamma) fail on a Dual with one static_assert naming the function (the end of this file).
+///
+/// Everything is inline over std::array, so that GCC unrolls a whole nested evaluation and keeps
+/// it in registers.
 
 #include <array>
 #include <cmath>
 #include <compare>
 #include <concepts>
+#include <iosfwd>
+#include <limits>
+#include <numbers>
 #include <type_traits>
 #include <utility>
 
@@ -57,8 +79,8 @@ struct Dual {
       : value(value_), derivatives(derivatives_) {}
 
   /// The N derivatives {derivative(0), ..., derivative(N - 1)}, built in place. Every operation
-  /// builds its result this way: filled entry by entry, a temporary Dual was stored piecewise and
-  /// reloaded whole by GCC, a store-forwarding stall that made the nested Duals 25 % slower.
+  /// builds its result this way, in one initializer: a temporary Dual filled entry by entry is
+  /// stored piecewise and reloaded whole by GCC, a store-forwarding stall in nested Duals.
   template <class F>
   static constexpr std::array<Scalar, N> generate(F derivative) {
     return [&]<std::size_t... i>(std::index_sequence<i...>) {
@@ -325,22 +347,188 @@ template <class Scalar, int N, DualConstant<Scalar> T>
 Dual<Scalar, N> hypot(const T& x, const Dual<Scalar, N>& y) {
   return hypot(Dual<Scalar, N>(x), y);
 }
-/// The smaller (larger) argument, derivatives included; as std::min (std::max), the first on ties.
+/// The smaller (larger) argument, derivatives included (none for a constant); as std::min
+/// (std::max), the first on ties.
 template <class Scalar, int N>
 Dual<Scalar, N> min(const Dual<Scalar, N>& a, const Dual<Scalar, N>& b) {
   return b < a ? b : a;
+}
+template <class Scalar, int N, DualConstant<Scalar> T>
+Dual<Scalar, N> min(const Dual<Scalar, N>& a, const T& b) {
+  return b < a ? Dual<Scalar, N>(b) : a;
+}
+template <class Scalar, int N, DualConstant<Scalar> T>
+Dual<Scalar, N> min(const T& a, const Dual<Scalar, N>& b) {
+  return b < a ? b : Dual<Scalar, N>(a);
 }
 template <class Scalar, int N>
 Dual<Scalar, N> max(const Dual<Scalar, N>& a, const Dual<Scalar, N>& b) {
   return a < b ? b : a;
 }
+template <class Scalar, int N, DualConstant<Scalar> T>
+Dual<Scalar, N> max(const Dual<Scalar, N>& a, const T& b) {
+  return a < b ? Dual<Scalar, N>(b) : a;
+}
+template <class Scalar, int N, DualConstant<Scalar> T>
+Dual<Scalar, N> max(const T& a, const Dual<Scalar, N>& b) {
+  return a < b ? b : Dual<Scalar, N>(a);
+}
+/// |x|, as abs.
+template <class Scalar, int N>
+Dual<Scalar, N> fabs(const Dual<Scalar, N>& x) {
+  return abs(x);
+}
+/// ∛x, with ∂ = 1 / (3 ∛x²) (infinite at 0).
+template <class Scalar, int N>
+Dual<Scalar, N> cbrt(const Dual<Scalar, N>& x) {
+  using std::cbrt;
+  const Scalar root = cbrt(x.value);
+  return chain(x, root, Scalar(1.0 / (3.0 * root * root)));
+}
+/// 2^x, with ∂ = 2^x ln 2.
+template <class Scalar, int N>
+Dual<Scalar, N> exp2(const Dual<Scalar, N>& x) {
+  using std::exp2;
+  const Scalar power = exp2(x.value);
+  return chain(x, power, Scalar(power * std::numbers::ln2_v<innermost_scalar_t<Scalar>>));
+}
+/// e^x − 1, accurate near 0, with ∂ = e^x.
+template <class Scalar, int N>
+Dual<Scalar, N> expm1(const Dual<Scalar, N>& x) {
+  using std::exp, std::expm1;
+  return chain(x, Scalar(expm1(x.value)), Scalar(exp(x.value)));
+}
+template <class Scalar, int N>
+Dual<Scalar, N> log2(const Dual<Scalar, N>& x) {
+  using std::log2;
+  return chain(x, Scalar(log2(x.value)), Scalar(1.0 / (x.value * std::numbers::ln2_v<innermost_scalar_t<Scalar>>)));
+}
+template <class Scalar, int N>
+Dual<Scalar, N> log10(const Dual<Scalar, N>& x) {
+  using std::log10;
+  return chain(x, Scalar(log10(x.value)), Scalar(1.0 / (x.value * std::numbers::ln10_v<innermost_scalar_t<Scalar>>)));
+}
+/// ln(1 + x), accurate near 0, with ∂ = 1 / (1 + x).
+template <class Scalar, int N>
+Dual<Scalar, N> log1p(const Dual<Scalar, N>& x) {
+  using std::log1p;
+  return chain(x, Scalar(log1p(x.value)), Scalar(1.0 / (1.0 + x.value)));
+}
+template <class Scalar, int N>
+Dual<Scalar, N> asinh(const Dual<Scalar, N>& x) {
+  using std::asinh, std::sqrt;
+  return chain(x, Scalar(asinh(x.value)), Scalar(1.0 / sqrt(x.value * x.value + 1.0)));
+}
+/// arcosh x for x ≥ 1, with ∂ = 1 / (√(x − 1) √(x + 1)), the product accurate near 1.
+template <class Scalar, int N>
+Dual<Scalar, N> acosh(const Dual<Scalar, N>& x) {
+  using std::acosh, std::sqrt;
+  return chain(x, Scalar(acosh(x.value)), Scalar(1.0 / (sqrt(x.value - 1.0) * sqrt(x.value + 1.0))));
+}
+/// artanh x for |x| < 1, with ∂ = 1 / ((1 − x)(1 + x)).
+template <class Scalar, int N>
+Dual<Scalar, N> atanh(const Dual<Scalar, N>& x) {
+  using std::atanh;
+  return chain(x, Scalar(atanh(x.value)), Scalar(1.0 / ((1.0 - x.value) * (1.0 + x.value))));
+}
+
+// Classification looks at the value, as comparisons do.
+template <class Scalar, int N>
+bool isfinite(const Dual<Scalar, N>& x) {
+  using std::isfinite;
+  return isfinite(x.value);
+}
+template <class Scalar, int N>
+bool isnan(const Dual<Scalar, N>& x) {
+  using std::isnan;
+  return isnan(x.value);
+}
+template <class Scalar, int N>
+bool isinf(const Dual<Scalar, N>& x) {
+  using std::isinf;
+  return isinf(x.value);
+}
+
+/// Writes the value, as for double.
+template <class CharT, class Traits, class Scalar, int N>
+std::basic_ostream<CharT, Traits>& operator<<(std::basic_ostream<CharT, Traits>& out, const Dual<Scalar, N>& x) {
+  return out << x.value;
+}
+
+// The <cmath> functions a model might reach for that Dual does not differentiate. Each is
+// declared for Dual arguments, so that argument-dependent lookup adds it beside the standard
+// library's overloads, none of which takes a Dual (alone, they fail with a list of candidates for
+// every scalar type the model is evaluated at). Its body instantiates
+// DualHasNo_<function><void> (void whatever the arguments), whose static_assert names the
+// function: once per function, however many scalar types the library evaluates the model at.
+
+namespace detail {
+template <class T>
+inline constexpr bool is_dual = false;
+template <class Scalar, int N>
+inline constexpr bool is_dual<Dual<Scalar, N>> = true;
+
+/// The first Dual among the types: what an unsupported function returns, so that the model's
+/// code around the call compiles and the static_assert is the only error.
+template <class First, class... Rest>
+struct first_dual {
+  using type = typename first_dual<Rest...>::type;
+};
+template <class Scalar, int N, class... Rest>
+struct first_dual<Dual<Scalar, N>, Rest...> {
+  using type = Dual<Scalar, N>;
+};
+
+template <class...>
+inline constexpr bool always_false = false;
+}  // namespace detail
+
+#define ENERGY_AUDIT_DUAL_HAS_NO(function)                                                                     \
+  namespace detail {                                                                                           \
+  template <class T = void>                                                                                    \
+  struct DualHasNo_##function {                                                                                \
+    static_assert(always_false<T>, "energy_audit::Dual has no " #function                                   \
+                                  "(): T, V, f and the constraints may use the functions listed in "         \
+                                  "energy_audit/dual.hpp (and the README's \"Performance\")");               \
+  };                                                                                                           \
+  }                                                                                                            \
+  template <class... Arguments>                                                                                \
+    requires(detail::is_dual<Arguments> || ...)                                                                \
+  typename detail::first_dual<Arguments...>::type function(const Arguments&...) {                              \
+    static_cast<void>(sizeof(detail::DualHasNo_##function<std::void_t<Arguments...>>));                        \
+    return {};                                                                                                 \
+  }
+
+ENERGY_AUDIT_DUAL_HAS_NO(floor)
+ENERGY_AUDIT_DUAL_HAS_NO(ceil)
+ENERGY_AUDIT_DUAL_HAS_NO(trunc)
+ENERGY_AUDIT_DUAL_HAS_NO(round)
+ENERGY_AUDIT_DUAL_HAS_NO(nearbyint)
+ENERGY_AUDIT_DUAL_HAS_NO(rint)
+ENERGY_AUDIT_DUAL_HAS_NO(fmod)
+ENERGY_AUDIT_DUAL_HAS_NO(remainder)
+ENERGY_AUDIT_DUAL_HAS_NO(fmin)
+ENERGY_AUDIT_DUAL_HAS_NO(fmax)
+ENERGY_AUDIT_DUAL_HAS_NO(fdim)
+ENERGY_AUDIT_DUAL_HAS_NO(copysign)
+ENERGY_AUDIT_DUAL_HAS_NO(fma)
+ENERGY_AUDIT_DUAL_HAS_NO(erf)
+ENERGY_AUDIT_DUAL_HAS_NO(erfc)
+ENERGY_AUDIT_DUAL_HAS_NO(tgamma)
+ENERGY_AUDIT_DUAL_HAS_NO(lgamma)
+
+#undef ENERGY_AUDIT_DUAL_HAS_NO
 
 }  // namespace energy_audit
 
+/// std::numeric_limits of the plain type at the bottom, as for Eigen's NumTraits below.
+template <class Scalar, int N>
+struct std::numeric_limits<energy_audit::Dual<Scalar, N>> : std::numeric_limits<energy_audit::innermost_scalar_t<Scalar>> {};
+
 namespace Eigen {
 
-/// Dual as an Eigen scalar, as Eigen's AutoDiffScalar.h declares AutoDiffScalar: a real number
-/// with double's precision whose operations cost N + 1 of the level below.
+/// Dual as an Eigen scalar: a real number with double's precision whose operations cost N + 1
+/// of the level below.
 template <class Scalar, int N>
 struct NumTraits<energy_audit::Dual<Scalar, N>> : NumTraits<energy_audit::innermost_scalar_t<Scalar>> {
   using Real = energy_audit::Dual<Scalar, N>;

@@ -3,9 +3,7 @@
 /// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (the README's "The mathematics"), with the explicit time
 /// derivatives taken by forward-mode automatic differentiation of the model's own T and V.
 
-#include <Eigen/Core>
-#include <unsupported/Eigen/AutoDiff>
-
+#include "energy_audit/dual.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
 namespace energy_audit {
@@ -15,16 +13,20 @@ struct ExplicitTimeDerivatives {
   double T_t = 0, V_t = 0;
 };
 
-/// ∂T/∂t and ∂V/∂t by forward-mode differentiation in t, whatever the model declares.
+/// ∂T/∂t and ∂V/∂t by forward-mode differentiation in t, whatever the model declares: T and V
+/// over Dual<double, 1> with t the variable and q, v constants.
 template <LagrangeModel M>
 ExplicitTimeDerivatives differentiate_in_time(const M& model, const VectorN<double, M::dofs>& q,
                                               const VectorN<double, M::dofs>& v, double t) {
-  using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
-  const VectorN<Dual, M::dofs> q_dual = q.template cast<Dual>();
-  const VectorN<Dual, M::dofs> v_dual = v.template cast<Dual>();
-  const Dual t_dual(t, Eigen::Matrix<double, 1, 1>::Ones());
-  return {model.kinetic_energy(q_dual, v_dual, t_dual).derivatives()[0],
-          model.potential_energy(q_dual, t_dual).derivatives()[0]};
+  using TimeDual = Dual<double, 1>;
+  VectorN<TimeDual, M::dofs> q_dual, v_dual;  // constants: values into default (zero) Duals
+  for (int i = 0; i < M::dofs; ++i) {
+    q_dual[i].value = q[i];
+    v_dual[i].value = v[i];
+  }
+  const TimeDual t_dual = TimeDual::variable(t, 0);
+  return {model.kinetic_energy(q_dual, v_dual, t_dual).derivatives[0],
+          model.potential_energy(q_dual, t_dual).derivatives[0]};
 }
 
 /// ∂T/∂t and ∂V/∂t: zero without work for a model declared scleronomic.

@@ -3,7 +3,8 @@
 /// What a Lagrange model (the README's "The mathematics") provides, checked as C++20 concepts.
 ///
 /// A model is a small struct with `static constexpr int dofs` and three templates over the
-/// scalar type S (double, or an automatic-differentiation scalar):
+/// scalar type S (double, or the library's automatic-differentiation number Dual, whose
+/// functions dual.hpp lists):
 ///
 ///     template <class S> S kinetic_energy(const Coordinates<S>& q, const Coordinates<S>& v, const S& t) const;  // T [J]
 ///     template <class S> S potential_energy(const Coordinates<S>& q, const S& t) const;                         // V [J]
