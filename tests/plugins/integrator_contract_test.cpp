@@ -1,0 +1,214 @@
+// One contract, every integrator: each fixed-step method of FixedStepMethods, cvode-bdf,
+// cvode-adams and idas, on crane-dae (a multiplier system, which all of them integrate):
+//   - the observer sees t0 and every accepted step, in order, and is told how the run ended;
+//   - a run that fails keeps the history up to the failure, and its verdict is error;
+//   - Z carried in the state and Z as a quadrature agree (the SUNDIALS integrators);
+//   - δ_C falls at the method's order as h halves (fixed step), or as rtol falls (adaptive).
+#include <cmath>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/integrate_idas.hpp>
+
+#include "crane_dae.hpp"
+
+namespace ea = energy_audit;
+namespace sun = energy_audit::sun;
+using energy_audit::examples::CraneDae;
+
+namespace {
+
+struct RunResult {
+  double t_reached;
+  ea::RunEnd end;
+  std::size_t steps;  ///< accepted steps
+};
+
+/// A fixed-step method of the list; `resolution` is h.
+template <class Method>
+struct FixedStep {
+  static constexpr bool adaptive = false;
+  static constexpr int order = Method::info.order;
+  template <class System, class Observer>
+  static RunResult run(const System& system, ea::Vector& y, double t1, double h, Observer&& observer, sun::ZMode) {
+    ea::FixedStepper stepper(Method{});
+    const ea::IntegrationResult r = ea::integrate_const(stepper, system, y, 0.0, t1, h, observer);
+    return {r.t_reached, r.end, r.steps};
+  }
+};
+
+/// CVODES BDF or Adams; `resolution` is rtol.
+template <sun::Multistep multistep>
+struct Cvodes {
+  static constexpr bool adaptive = true;
+  template <class System, class Observer>
+  static RunResult run(const System& system, ea::Vector& y, double t1, double rtol, Observer&& observer,
+                       sun::ZMode mode) {
+    sun::CvodesOptions o;
+    o.method = multistep;
+    o.rtol = rtol;
+    o.atol = rtol * 1e-2;
+    o.z_mode = mode;
+    const sun::CvodesResult r = sun::integrate_cvodes(system, y, 0.0, t1, observer, o);
+    return {r.t_reached, r.end, static_cast<std::size_t>(r.counters.steps)};
+  }
+};
+
+/// IDAS on the residual form, index 1; `resolution` is rtol.
+struct Idas {
+  static constexpr bool adaptive = true;
+  template <class System, class Observer>
+  static RunResult run(const System& system, ea::Vector& y, double t1, double rtol, Observer&& observer,
+                       sun::ZMode mode) {
+    sun::IdasOptions o;
+    o.rtol = rtol;
+    o.atol = rtol * 1e-2;
+    o.z_mode = mode;
+    const sun::IdasResult r = sun::integrate_idas(system, y, 0.0, t1, observer, o);
+    return {r.t_reached, r.end, static_cast<std::size_t>(r.counters.steps)};
+  }
+};
+
+template <class List>
+struct WithSundials;
+template <class... Methods>
+struct WithSundials<std::tuple<Methods...>> {
+  using type = std::tuple<FixedStep<Methods>..., Cvodes<sun::Multistep::Bdf>, Cvodes<sun::Multistep::Adams>, Idas>;
+};
+using Integrators = WithSundials<ea::FixedStepMethods>::type;
+
+using System = ea::MultiplierSystem<CraneDae>;
+
+ea::Vector start(const System& system) {
+  const auto s = CraneDae{}.initial_state();
+  return system.initial_state(s.q, s.v);
+}
+
+/// The resolution of a tight run: h = 1e-3 or rtol = 1e-8.
+template <class Integrator>
+double tight() {
+  return Integrator::adaptive ? 1e-8 : 1e-3;
+}
+
+/// Records every (y, t) it is shown, and how the run was said to end.
+struct Recorder {
+  std::vector<double> times;
+  int begun = 0, ended = 0;
+  ea::RunEnd end = ea::RunEnd::Error;
+  double t_end_told = -1;
+  void begin_run(double, double) { ++begun; }
+  void end_run(ea::RunEnd e, double t) {
+    ++ended;
+    end = e;
+    t_end_told = t;
+  }
+  void operator()(const ea::ConstVectorRef&, double t) { times.push_back(t); }
+};
+
+/// crane-dae whose rates throw after t = 0.5, as a model leaving its domain would.
+struct FailsAfterHalf : System {
+  using System::System;
+  void fail_after(double t) const {
+    if (t > 0.5) throw std::domain_error("model undefined after t = 0.5");
+  }
+  void operator()(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    fail_after(t);
+    System::operator()(y, dydt, t);
+  }
+  void motion_rates(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    fail_after(t);
+    System::motion_rates(y, dydt, t);
+  }
+  double energy_flow_rate(const ea::ConstVectorRef& y, double t) const {
+    fail_after(t);
+    return System::energy_flow_rate(y, t);
+  }
+  void rates_of_w(const ea::ConstVectorRef& q, const ea::ConstVectorRef& v, double t, Eigen::Ref<ea::Vector> a,
+                  double& z_dot) const {
+    fail_after(t);
+    System::rates_of_w(q, v, t, a, z_dot);
+  }
+  ea::DaeTerms dae_terms(const ea::ConstVectorRef& q, const ea::ConstVectorRef& v, double t) const {
+    fail_after(t);
+    return System::dae_terms(q, v, t);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_observer_sees_t0_and_every_accepted_step_in_order, Integrator, Integrators) {
+  const System system{CraneDae{}};
+  ea::Vector y = start(system);
+  Recorder recorder;
+  const RunResult r = Integrator::run(system, y, 1.0, tight<Integrator>(), recorder, sun::ZMode::State);
+  BOOST_TEST(recorder.begun == 1);
+  BOOST_TEST(recorder.ended == 1);
+  BOOST_CHECK(recorder.end == ea::RunEnd::Finished);
+  BOOST_TEST_REQUIRE(recorder.times.size() == r.steps + 1);
+  BOOST_TEST(recorder.times.front() == 0.0);
+  BOOST_TEST(recorder.times.back() == 1.0);
+  BOOST_TEST(recorder.t_end_told == 1.0);
+  bool increasing = true;
+  for (std::size_t i = 1; i < recorder.times.size(); ++i) increasing = increasing && recorder.times[i] > recorder.times[i - 1];
+  BOOST_TEST(increasing);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_failed_run_keeps_its_history_and_its_verdict_is_error, Integrator, Integrators) {
+  const FailsAfterHalf system{CraneDae{}};
+  ea::Vector y = start(system);
+  ea::Audit audit;
+  BOOST_CHECK_THROW(Integrator::run(system, y, 1.0, tight<Integrator>(), ea::watch(system, audit), sun::ZMode::State),
+                    std::domain_error);
+  BOOST_TEST(audit.accepted_steps() > 10u);
+  BOOST_TEST(audit.last_row()[0] < 0.55);  // the last accepted state, at most a step past 0.5
+  BOOST_TEST(audit.last_row()[0] > 0.4);
+  BOOST_CHECK(audit.verdict() == ea::Verdict::Error);
+  const double drift = audit.relative_drift();  // over the steps computed, not a placeholder
+  BOOST_TEST((std::isfinite(drift) && drift > 0.0));
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(z_in_the_state_and_as_a_quadrature_agree, Integrator, Integrators) {
+  if constexpr (Integrator::adaptive) {
+    const System system{CraneDae{}};
+    ea::Vector in_state = start(system), quadrature = start(system);
+    ea::Audit audit_state, audit_quadrature;
+    Integrator::run(system, in_state, 5.0, 1e-9, ea::watch(system, audit_state), sun::ZMode::State);
+    Integrator::run(system, quadrature, 5.0, 1e-9, ea::watch(system, audit_quadrature), sun::ZMode::Quadrature);
+    BOOST_TEST(in_state[8] == quadrature[8], boost::test_tools::tolerance(1e-6));  // Z: the energy the damper took
+    BOOST_TEST(in_state[8] > 100.0);
+    BOOST_TEST(audit_state.relative_drift() < 1e-6);
+    BOOST_TEST(audit_quadrature.relative_drift() < 1e-6);
+  } else {
+    BOOST_TEST_MESSAGE("fixed-step methods carry Z in the state only");
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(delta_c_falls_at_the_methods_order, Integrator, Integrators) {
+  const System system{CraneDae{}};
+  const auto delta = [&](double resolution) {
+    ea::Vector y = start(system);
+    ea::Audit audit;
+    Integrator::run(system, y, 2.0, resolution, ea::watch(system, audit), sun::ZMode::State);
+    BOOST_REQUIRE(audit.verdict() != ea::Verdict::Incomplete);
+    return audit.relative_drift();
+  };
+  if constexpr (Integrator::adaptive) {
+    const double coarse = delta(1e-5), middle = delta(1e-7), fine = delta(1e-9);
+    BOOST_TEST_MESSAGE("delta_C at rtol 1e-5, 1e-7, 1e-9: " << coarse << ", " << middle << ", " << fine);
+    BOOST_TEST(middle < coarse / 10);
+    BOOST_TEST(fine < middle / 10);
+  } else {
+    const double coarse = delta(4e-3), fine = delta(2e-3);
+    const double observed = std::log2(coarse / fine);
+    BOOST_TEST_MESSAGE("observed order of delta_C " << observed << ", the method's " << Integrator::order);
+    BOOST_TEST(observed > Integrator::order - 0.3);  // δ_C may fall faster than the state's error
+  }
+}
