@@ -11,6 +11,8 @@
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_HandLoop_AuditOff         command line,        target <= 1.05
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_Odeint_AuditOff           command line,        target <= 1
 ///   BM_Cli_Rk4_AuditOn_Every1000 / BM_Cli_Rk4_AuditOff     command line audit,  target <= 1.10
+///   BM_Rk4Crane_Hamilton / BM_Rk4Crane_Derived             Hamilton / Lagrange, target <= 1.5
+///   BM_CraneDae_Maggi_Rk4 / BM_CraneDae_Rk4                Maggi / multipliers, target <= 1.0
 ///   BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep and _NoEquationCheck: the equation
 ///   check's cost at every step and its share at the default of every 100th step (reported)
 ///
@@ -436,7 +438,7 @@ void BM_MovingSupportPendulum_Rk4(benchmark::State& state) {
   const Vector y0 = system.initial_state(MovingSupportPendulum::Coordinates<double>(0.4),
                                          MovingSupportPendulum::Coordinates<double>(0.0));
   Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
     ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, 10.0, h);
@@ -498,14 +500,11 @@ void BM_ConstraintTerms_HoistedPendulumKinematic(benchmark::State& state) {
 }
 BENCHMARK(BM_ConstraintTerms_HoistedPendulumKinematic)->Apply(add_min_statistic);
 
-/// A multiplier system's rk4 run over [0, 5] with h = 1e-3, Z carried, no observer.
-template <class Model>
-void run_multiplier_rk4(benchmark::State& state, const Model& model, const typename Model::template Coordinates<double>& q0,
-                        const typename Model::template Coordinates<double>& v0) {
-  const ea::MultiplierSystem<Model> system{model};
-  const Vector y0 = system.initial_state(q0, v0);
+/// A system's rk4 run over [0, 5] with h = 1e-3 from y0, Z carried, no observer.
+template <class AnySystem>
+void run_system_rk4(benchmark::State& state, const AnySystem& system, const Vector& y0) {
   Vector y = y0;
-  ea::FixedStepper stepper(ea::FixedStepMethod::Rk4);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
     ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, 5.0, h);
@@ -514,6 +513,14 @@ void run_multiplier_rk4(benchmark::State& state, const Model& model, const typen
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(ea::fixed_step_count(0.0, 5.0, h)));
+}
+
+/// A multiplier system's rk4 run over [0, 5] with h = 1e-3, Z carried, no observer.
+template <class Model>
+void run_multiplier_rk4(benchmark::State& state, const Model& model, const typename Model::template Coordinates<double>& q0,
+                        const typename Model::template Coordinates<double>& v0) {
+  const ea::MultiplierSystem<Model> system{model};
+  run_system_rk4(state, system, system.initial_state(q0, v0));
 }
 
 void BM_CraneDae_Rk4(benchmark::State& state) {
@@ -530,6 +537,26 @@ void BM_HoistedPendulum_Rk4(benchmark::State& state) {
   run_multiplier_rk4(state, model, q, v);
 }
 BENCHMARK(BM_HoistedPendulum_Rk4)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+// ---------------------------------------------------------------------------------------------
+// (f) The formulations, per rk4 step: Hamilton's form of the crane against Lagrange's with derived
+// accelerations (automatic differentiation in both), Maggi's form of crane-dae against its
+// multiplier form.
+
+void BM_Rk4Crane_Hamilton(benchmark::State& state) {
+  const ea::HamiltonSystem<Crane> system{Crane{}};
+  const ea::InitialState<Crane::dofs> start = Crane{}.initial_state();
+  run_system_rk4(state, system, system.initial_state(start.q, start.v, t0));
+}
+BENCHMARK(BM_Rk4Crane_Hamilton)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_CraneDae_Maggi_Rk4(benchmark::State& state) {
+  const CraneDae model;
+  const ea::MaggiSystem<CraneDae> system(model, {0, 3});
+  const ea::InitialState<CraneDae::dofs> start = model.initial_state();
+  run_system_rk4(state, system, system.initial_state(start.q, start.v));
+}
+BENCHMARK(BM_CraneDae_Maggi_Rk4)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
 // Checks, before any timing: the compared computations must be the same computation.
@@ -598,6 +625,26 @@ bool check_same_computations() {
   ea::FixedStepper stepper_derived(ea::methods::Rk4{});
   ea::integrate_const(stepper_derived, system_derived, y_derived, t0, t1, h);
   ok &= check("rk4 final state: derived vs hand", relative_difference(y_library, y_derived), 1e-9);
+
+  // (f): the formulations integrate the same motion.
+  const ea::HamiltonSystem<Crane> hamilton{Crane{}};
+  const ea::InitialState<Crane::dofs> crane_start = Crane{}.initial_state();
+  Vector y_hamilton = hamilton.initial_state(crane_start.q, crane_start.v, t0);
+  ea::FixedStepper stepper_hamilton(ea::methods::Rk4{});
+  ea::integrate_const(stepper_hamilton, hamilton, y_hamilton, t0, t1, h);
+  ok &= check("rk4 final q: Hamilton vs Lagrange (derived)",
+              relative_difference(y_derived.head<2>(), y_hamilton.head<2>()), 1e-8);
+  const CraneDae dae;
+  const ea::InitialState<CraneDae::dofs> dae_start = dae.initial_state();
+  const ea::MultiplierSystem<CraneDae> multipliers{dae};
+  const ea::MaggiSystem<CraneDae> maggi(dae, {0, 3});
+  Vector y_multipliers = multipliers.initial_state(dae_start.q, dae_start.v);
+  Vector y_maggi = maggi.initial_state(dae_start.q, dae_start.v);
+  ea::FixedStepper stepper_multipliers(ea::methods::Rk4{}), stepper_maggi(ea::methods::Rk4{});
+  ea::integrate_const(stepper_multipliers, multipliers, y_multipliers, 0.0, 5.0, h);
+  ea::integrate_const(stepper_maggi, maggi, y_maggi, 0.0, 5.0, h);
+  ok &= check("rk4 final q: Maggi vs multipliers (crane-dae)",
+              relative_difference(y_multipliers.head<4>(), y_maggi.head<4>()), 1e-8);
 
   // (d): the command line's run is the library's: every step, the same δ_C.
   const ea::cli::RunOutcome off = run_command_line(false, 0), on = run_command_line(true, 1000);
