@@ -10,7 +10,7 @@
 /// D are the dependent velocities (the others). λ has the sign of M a = r + Gᵀλ; it is needed for
 /// Ż only when the constraints do work (rheonomic ones), and reported like the multiplier form's.
 /// A dependent block G_D that turns (nearly) singular ends the run with an Error naming t: when
-/// the smallest pivot of its column-pivoting QR falls below singularity_threshold ‖G‖ (for one
+/// the smallest pivot of its fully pivoted LU falls below singularity_threshold ‖G‖ (for one
 /// constraint, |G_D| < threshold ‖G‖), the split no longer determines the dependent velocities.
 
 #include <algorithm>
@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-#include <Eigen/QR>
+#include <Eigen/LU>
 
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/declaration_check.hpp"
@@ -116,12 +116,12 @@ class MaggiSystem {
     // S = ∂v/∂u: v_I = u, v_D = −G_D⁻¹ G_I u.
     Eigen::Matrix<double, m, k> G_I;
     for (int j = 0; j < k; ++j) G_I.col(j) = at_rest.G.col(independent_[j]);
-    const Eigen::Matrix<double, m, k> S_D = -G_D.solve(Matrix(G_I));
+    const Eigen::Matrix<double, m, k> S_D = -G_D.solve(G_I);
     Eigen::Matrix<double, n, k> S = Eigen::Matrix<double, n, k>::Zero();
     for (int j = 0; j < k; ++j) S(independent_[j], j) = 1.0;
     for (int d = 0; d < m; ++d) S.row(dependent_[d]) = S_D.row(d);
     // a = S u̇ + c_a with G a + Ġ v + ġ = 0.
-    const Multipliers c_D = -G_D.solve(Vector(c.bias));
+    const Multipliers c_D = -G_D.solve(c.bias);
     Coordinates c_a = Coordinates::Zero();
     for (int d = 0; d < m; ++d) c_a[dependent_[d]] = c_D[d];
 
@@ -134,7 +134,7 @@ class MaggiSystem {
     const Coordinates constraint_force = lagrange.mass * a - lagrange.rhs;  // = Gᵀλ
     Multipliers force_D;
     for (int d = 0; d < m; ++d) force_D[d] = constraint_force[dependent_[d]];
-    out.lambda = G_D.transpose().solve(Vector(force_D));
+    out.lambda = G_D.transpose().solve(force_D);
     const ExplicitTimeDerivatives dt = explicit_time_derivatives(model_, q, out.v, t);
     out.z_dot = dt.T_t - dt.V_t - out.v.dot(model_.forces(q, out.v, t)) - out.v.dot(constraint_force);
     return out;
@@ -186,15 +186,14 @@ class MaggiSystem {
   }
 
  private:
-  // Run-time sizes: GCC 12 warns of out-of-bounds reads inside Eigen's QR on a fixed 1 x 1 block.
-  using DependentBlock = Eigen::ColPivHouseholderQR<Matrix>;
+  using DependentBlock = Eigen::FullPivLU<Eigen::Matrix<double, m, m>>;
 
   /// G_D factored; throws Error naming t when its smallest pivot is below the threshold.
   DependentBlock dependent_block(const Eigen::Matrix<double, m, n>& G, double t) const {
-    Matrix G_D(m, m);
+    Eigen::Matrix<double, m, m> G_D;
     for (int d = 0; d < m; ++d) G_D.col(d) = G.col(dependent_[d]);
-    DependentBlock qr(G_D);
-    const double smallest_pivot = qr.matrixR().diagonal().cwiseAbs().minCoeff();
+    DependentBlock lu(G_D);
+    const double smallest_pivot = lu.matrixLU().diagonal().cwiseAbs().minCoeff();
     const double scale = G.norm();
     if (!(smallest_pivot > singularity_threshold_ * scale)) {  // also when a pivot is NaN
       throw Error("Maggi's form: the dependent block G_D of the constraint Jacobian is singular at t = " +
@@ -202,7 +201,7 @@ class MaggiSystem {
                   to_text(singularity_threshold_) + " of |G| = " + to_text(scale) +
                   "); choose other independent velocities");
     }
-    return qr;
+    return lu;
   }
 
   Coordinates velocities_from(const ConstraintTerms<n, m>& at_rest, const DependentBlock& G_D,
@@ -213,7 +212,7 @@ class MaggiSystem {
       v[independent_[j]] = u[j];
       right -= at_rest.G.col(independent_[j]) * u[j];
     }
-    const Multipliers v_D = G_D.solve(Vector(right));
+    const Multipliers v_D = G_D.solve(right);
     for (int d = 0; d < m; ++d) v[dependent_[d]] = v_D[d];
     return v;
   }
