@@ -30,6 +30,7 @@
 
 #include <cvodes/cvodes.h>             /* CVode, CVodeInit, CV_BDF, ...   */
 #include <nvector/nvector_serial.h>    /* serial N_Vector, NV_Ith_S       */
+#include <sundials/sundials_context.hpp> /* sundials::Context */
 #include <sunmatrix/sunmatrix_dense.h> /* SUNDenseMatrix                  */
 #include <sunlinsol/sunlinsol_dense.h> /* SUNLinSol_Dense                 */
 #include <energy_audit/sundials/cvode_drop_in.hpp> /* energy audit */
@@ -90,7 +91,7 @@ static double P(const double *q, const double *v, double t) { return -KDAMP*v[0]
 
 int main(void)
 {
-  SUNContext sunctx;
+  sundials::Context sunctx;  /* SUNDIALS context, freed on return */
   sunrealtype t, tout;
   N_Vector y;
   SUNMatrix A;
@@ -102,10 +103,6 @@ int main(void)
   A = NULL;
   LS = NULL;
   cvode_mem = NULL;
-
-  /* SUNDIALS context */
-  retval = SUNContext_Create(NULL, &sunctx);
-  if (check_retval(&retval, "SUNContext_Create", 1)) return(1);
 
   /* State vector with the initial state: at rest, rod at -30 degrees */
   y = N_VNew_Serial(NEQ, sunctx);
@@ -165,13 +162,11 @@ int main(void)
   retval = CVodePrintAllStats(cvode_mem, stdout, SUN_OUTPUTFORMAT_TABLE);
   audit.print_summary(stdout); /* energy audit */
 
-  /* Release the solver, the linear solver, the matrix, the vector and
-     the context */
+  /* Release the solver, the linear solver, the matrix and the vector */
   CVodeFree(&cvode_mem);
   SUNLinSolFree(LS);
   SUNMatDestroy(A);
   N_VDestroy(y);
-  SUNContext_Free(&sunctx);
 
   return(audit.passed() ? 0 : 1); /* energy audit */
 }

@@ -49,6 +49,7 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sundials/sundials_context.hpp>
 
 #include <crane.hpp>
 #include <energy_audit/audit.hpp>
@@ -140,7 +141,7 @@ struct PlainCRun {
 /// up to the stop time, as the adapter does) or CV_NORMAL (one call to t1). Creates and frees
 /// everything, the SUNDIALS context included.
 void plain_c_crane(int lmm, int neq, int task, PlainCRun& run) {
-  SUNContext sunctx = nullptr;
+  sundials::Context sunctx;  // as in SUNDIALS' C++ examples: one code for SUNDIALS 6 and 7
   N_Vector y = nullptr;
   SUNMatrix A = nullptr;
   SUNLinearSolver LS = nullptr;
@@ -149,9 +150,6 @@ void plain_c_crane(int lmm, int neq, int task, PlainCRun& run) {
   int retval = 0;
 
   run.status = 0;
-  retval = SUNContext_Create(nullptr, &sunctx);
-  if (retval < 0) { run.status = retval; return; }
-
   y = N_VNew_Serial(neq, sunctx);
   if (y == nullptr) { run.status = -999; goto cleanup; }
   NV_Ith_S(y, 0) = X10;
@@ -199,7 +197,6 @@ cleanup:
   SUNLinSolFree(LS);
   SUNMatDestroy(A);
   N_VDestroy(y);
-  SUNContext_Free(&sunctx);
 }
 
 // ---------------------------------------------------------------------------------------------

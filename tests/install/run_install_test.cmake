@@ -1,7 +1,9 @@
-# cmake -D BUILD_DIR=... -D CONSUMER_SOURCE_DIR=... -D WORK_DIR=... [-D CONSUMER_FLAGS=...] -P run_install_test.cmake
+# cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
+#   -D WORK_DIR=... [-D CONSUMER_FLAGS=...] -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
-# find_package(EnergyAudit) gives with and without SUNDIALS, and configures, builds and runs the
-# consumer of the core alone (SUNDIALS hidden) and the consumer of the CVODES adapter.
+# find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
+# SUNDIALS_VERSION in SUNDIALS_DIR), and configures, builds and runs the consumer of the core
+# alone (SUNDIALS hidden) and the consumers of the CVODES and of the IDAS adapter.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -37,29 +39,76 @@ endfunction()
 
 run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
-set(find_sundials [[
-find_package(SUNDIALS 6.4 QUIET COMPONENTS cvodes)
+string(CONFIGURE [[
+find_package(SUNDIALS QUIET COMPONENTS cvodes HINTS "@SUNDIALS_DIR@")
 if(NOT SUNDIALS_FOUND)
   message(FATAL_ERROR "SUNDIALS not found")
-endif()]])
+endif()]] find_sundials @ONLY)
 configure_probe(sundials_found ok "${find_sundials}")
 configure_probe(sundials_hidden "SUNDIALS not found" "${find_sundials}" ${hide_sundials})
-configure_probe(cvodes_without_sundials "SUNDIALS adapters need SUNDIALS 6.4"
+string(REGEX MATCH "^[0-9]+" sundials_major "${SUNDIALS_VERSION}")
+configure_probe(cvodes_without_sundials "SUNDIALS adapters need SUNDIALS ${sundials_major}\\.x"
   "find_package(EnergyAudit REQUIRED COMPONENTS cvodes)" ${hide_sundials})
 configure_probe(unknown_component "Unknown component \"cvode\": the components are core, cvodes and idas"
   "find_package(EnergyAudit REQUIRED COMPONENTS cvode)")
-configure_probe(idas_brings_cvodes ok [[
-find_package(EnergyAudit REQUIRED COMPONENTS idas)
-if(NOT TARGET EnergyAudit::core OR NOT TARGET EnergyAudit::cvodes OR NOT TARGET EnergyAudit::idas)
-  message(FATAL_ERROR "COMPONENTS idas must give EnergyAudit::core, EnergyAudit::cvodes and EnergyAudit::idas")
-endif()]])
+
+# The adapters find the SUNDIALS they were built with, also where the system has another one.
+file(REAL_PATH "${SUNDIALS_DIR}" build_sundials_dir)
+string(CONFIGURE [[
+find_package(EnergyAudit REQUIRED COMPONENTS cvodes)
+file(REAL_PATH "${SUNDIALS_DIR}" found_dir)
+if(NOT SUNDIALS_VERSION STREQUAL "@SUNDIALS_VERSION@" OR NOT found_dir STREQUAL "@build_sundials_dir@")
+  message(FATAL_ERROR "built with SUNDIALS @SUNDIALS_VERSION@ (@build_sundials_dir@), "
+    "found ${SUNDIALS_VERSION} (${found_dir})")
+endif()]] sundials_of_the_build @ONLY)
+configure_probe(sundials_of_the_build ok "${sundials_of_the_build}")
+
+# Each adapter comes with the common library and without the other adapter, in its targets and in
+# everything its link interface brings (imported targets followed).
+set(link_closure [[
+function(link_closure target out)
+  set(seen "")
+  set(queue ${target})
+  while(queue)
+    list(POP_FRONT queue item)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" item "${item}")
+    if(item IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${item})
+    if(TARGET ${item})
+      get_target_property(libraries ${item} INTERFACE_LINK_LIBRARIES)
+      if(libraries)
+        list(APPEND queue ${libraries})
+      endif()
+    endif()
+  endwhile()
+  set(${out} ${seen} PARENT_SCOPE)
+endfunction()
+function(check_adapter adapter other)
+  find_package(EnergyAudit REQUIRED COMPONENTS ${adapter})
+  if(NOT TARGET EnergyAudit::${adapter} OR NOT TARGET EnergyAudit::sundials_common OR TARGET EnergyAudit::${other})
+    message(FATAL_ERROR "COMPONENTS ${adapter} must give EnergyAudit::${adapter} and EnergyAudit::sundials_common, "
+      "not EnergyAudit::${other}")
+  endif()
+  link_closure(EnergyAudit::${adapter} closure)
+  if(NOT "EnergyAudit::sundials_common" IN_LIST closure OR NOT closure MATCHES "SUNDIALS::${adapter}")
+    message(FATAL_ERROR "EnergyAudit::${adapter} must bring EnergyAudit::sundials_common and "
+      "SUNDIALS::${adapter}: ${closure}")
+  endif()
+  if(closure MATCHES "${other}")
+    message(FATAL_ERROR "EnergyAudit::${adapter} brings ${other}: ${closure}")
+  endif()
+endfunction()
+]])
+configure_probe(idas_without_cvodes ok "${link_closure}\ncheck_adapter(idas cvodes)")
+configure_probe(cvodes_without_idas ok "${link_closure}\ncheck_adapter(cvodes idas)")
 
 # A sanitized build installs sanitized libraries: the consumers must be built the same way.
-foreach(consumer IN ITEMS core cvodes)
+foreach(consumer IN ITEMS core cvodes idas)
+  set(options -D CONSUMER_COMPONENT=${consumer})
   if(consumer STREQUAL "core")
-    set(options -D CONSUMER_CVODES=OFF ${hide_sundials})
-  else()
-    set(options -D CONSUMER_CVODES=ON)
+    list(APPEND options ${hide_sundials})
   endif()
   set(build ${WORK_DIR}/${consumer}_consumer)
   run_step("configure the ${consumer} consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}

@@ -323,6 +323,55 @@ BOOST_AUTO_TEST_CASE(a_repeated_warning_is_printed_once_and_the_failure_keeps_it
   BOOST_TEST(err.size() == t_plus_h.size() + done.size(), err);
 }
 
+namespace {
+
+// The crane whose right-hand side returns NaN from its `failing_call`-th call on, at any t.
+struct CraneFailingFromCall {
+  CraneSystem crane{Crane{}};
+  long failing_call;
+  mutable long calls = 0;
+
+  ea::Index size() const { return crane.size(); }
+  bool carries_energy_flow() const { return crane.carries_energy_flow(); }
+  void operator()(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    crane(y, dydt, t);
+    if (++calls >= failing_call) dydt[1] = std::numeric_limits<double>::quiet_NaN();
+  }
+  void motion_rates(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    crane.motion_rates(y, dydt, t);
+  }
+  double energy_flow_rate(const ea::ConstVectorRef& y, double t) const { return crane.energy_flow_rate(y, t); }
+  ea::EnergySample sample(const ea::ConstVectorRef& y, double t) const { return crane.sample(y, t); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_failure_after_warnings_carries_sundials_error_which_is_not_printed) {
+  // As above, CVODE warns "t + h = t" from t0 = 1; from the 100th right-hand side call on (past
+  // the ten warned steps) the right-hand side is NaN, which CVODE retries until it gives up with
+  // an error of its own. That error is the failure's message and is not printed; the warnings
+  // are printed once each.
+  sun::CvodesOptions o;
+  o.max_step = 1e-20;
+  o.max_steps = 1000;
+  const CraneFailingFromCall system{.failing_call = 100};
+  ea::Vector y = crane_start(system.crane);
+  StderrCapture capture;
+  try {
+    sun::integrate_cvodes(system, y, 1.0, 2.0, ea::NoObserver{}, o);
+    BOOST_FAIL("a NaN right-hand side must fail");
+  } catch (const sun::CvodesFailure& e) {
+    BOOST_TEST(e.flag_name() == "CV_REPTD_RHSFUNC_ERR", e.what());
+    // SUNDIALS' text (MSGCV_RHSFUNC_REPTD in cvodes_impl.h).
+    BOOST_TEST(std::string(e.what()).ends_with(": At t = 1 repeated recoverable right-hand side function errors."),
+               e.what());
+  }
+  const std::string err = capture.text();
+  BOOST_TEST(occurrences(err, "energy-audit: SUNDIALS warning: Internal t = 1 and h = 1e-20") == 1u, err);
+  BOOST_TEST(occurrences(err, "issued mxhnil times") == 1u, err);
+  BOOST_TEST(occurrences(err, "repeated recoverable") == 0u, err);  // an error is not printed
+}
+
 BOOST_AUTO_TEST_CASE(an_interval_too_short_to_start_on_is_refused_before_cvodes_starts) {
   // CVODE itself ends [0, 1e-300] in CV_ILL_INPUT ((t_end - t0)^2 underflows to 0).
   const std::string problem = sun::adaptive_interval_problem(0.0, 1e-300);

@@ -2,22 +2,21 @@
 
 #include <cstdio>
 
-#include <cvodes/cvodes.h>
-#include <idas/idas.h>
-
 namespace energy_audit::sun::detail {
 
-static_assert(CV_WARNING == IDA_WARNING, "one handler serves CVODES and IDAS");
-
-void handle_sundials_message(int error_code, const char*, const char*, char* message, void* data) noexcept {
-  auto& callback_data = *static_cast<CallbackData*>(data);
+void note_sundials_error(CallbackData& data, const char* message) noexcept {
   try {
-    if (error_code != CV_WARNING) {
-      callback_data.last_message = message;
-    } else if (callback_data.warnings_seen.insert(message).second) {
+    data.last_message = message;
+  } catch (...) {  // out of memory for a message: keep the flag, lose the text
+  }
+}
+
+void note_sundials_warning(CallbackData& data, const char* message) noexcept {
+  try {
+    if (data.warnings_seen.insert(message).second) {
       std::fprintf(stderr, "energy-audit: SUNDIALS warning: %s\n", message);
     }
-  } catch (...) {  // out of memory for a message: keep the flag, lose the text
+  } catch (...) {  // out of memory for a message: lose the text
   }
 }
 

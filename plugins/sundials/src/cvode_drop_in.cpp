@@ -12,8 +12,8 @@
 #include <energy_audit/energy_terms.hpp>
 #include <energy_audit/error.hpp>
 
+#include "energy_audit/sundials/cvode_check.hpp"
 #include "energy_audit/sundials/handles.hpp"
-#include "energy_audit/sundials/solver_error.hpp"
 
 namespace energy_audit::sun {
 namespace {

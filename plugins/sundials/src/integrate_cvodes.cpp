@@ -37,8 +37,8 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
   if (!solver.memory) throw energy_audit::Error("CVodeCreate failed");
   void* memory = solver.memory.get();
   const auto check = [&](int flag, const char* function) { check_cvode(flag, function, data.last_message, t0); };
+  solver.messages.capture_cvode(context, memory, data);
   CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
-  check(CVodeSetErrHandlerFn(memory, handle_sundials_message, callback_data), "CVodeSetErrHandlerFn");
   check(CVodeInit(memory, rhs, t0, solver.y.get()), "CVodeInit");
   check(CVodeSetUserData(memory, callback_data), "CVodeSetUserData");
   check(CVodeSStolerances(memory, options.rtol, options.atol), "CVodeSStolerances");

@@ -100,8 +100,8 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
   const auto check = [&](int flag, const char* function) {
     if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), data.last_message, t0);
   };
+  solver.messages.capture_ida(context, memory, data);
   CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
-  check(IDASetErrHandlerFn(memory, handle_sundials_message, callback_data), "IDASetErrHandlerFn");
   check(IDAInit(memory, residual, t0, solver.Y.get(), solver.Yp.get()), "IDAInit");
   check(IDASetUserData(memory, callback_data), "IDASetUserData");
   check(IDASStolerances(memory, options.rtol, options.atol), "IDASStolerances");

@@ -1,5 +1,5 @@
-// Built against the installed package: a model, a stepper and the audit from the outside, and
-// with CONSUMER_CVODES the CVODES adapter.
+// Built against the installed package: a model, a stepper and the audit from the outside, with
+// CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES).
 #define BOOST_TEST_MODULE consumer_test
 #include <cmath>
 
@@ -8,6 +8,9 @@
 #include <energy_audit/energy_audit.hpp>
 #ifdef CONSUMER_CVODES
 #include <energy_audit/sundials/integrate_cvodes.hpp>
+#endif
+#ifdef CONSUMER_IDAS
+#include <energy_audit/sundials/integrate_idas.hpp>
 #endif
 
 namespace {
@@ -26,6 +29,28 @@ struct Pendulum {
   template <class S>
   Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
     return Coordinates<S>::Zero();
+  }
+};
+
+// The same pendulum in Cartesian coordinates q = [x, y], held on its circle by a multiplier.
+struct CartesianPendulum {
+  static constexpr int dofs = 2;
+  static constexpr int constraints = 1;
+  template <class S>
+  using Coordinates = energy_audit::VectorN<S, 2>;
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const {
+    return 0.5 * (v[0] * v[0] + v[1] * v[1]);
+  }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const { return 9.81 * q[1]; }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+  template <class S>
+  energy_audit::VectorN<S, 1> position_constraints(const Coordinates<S>& q, const S&) const {
+    return energy_audit::VectorN<S, 1>(0.5 * (q[0] * q[0] + q[1] * q[1] - 1.0));
   }
 };
 }  // namespace
@@ -47,6 +72,19 @@ BOOST_AUTO_TEST_CASE(installed_cvodes_adapter_integrates_and_audits) {
   energy_audit::Vector y = system.initial_state(Pendulum::Coordinates<double>(1e-3), Pendulum::Coordinates<double>(0.0));
   energy_audit::Audit audit;
   energy_audit::sun::integrate_cvodes(system, y, 0.0, 2.0, energy_audit::watch(system, audit));
+  BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
+  BOOST_TEST(audit.passed());
+}
+#endif
+
+#ifdef CONSUMER_IDAS
+BOOST_AUTO_TEST_CASE(installed_idas_adapter_integrates_and_audits) {
+  const energy_audit::MultiplierSystem<CartesianPendulum> system{CartesianPendulum{}};
+  const double angle = 1e-3;
+  using Coordinates = CartesianPendulum::Coordinates<double>;
+  energy_audit::Vector y = system.initial_state(Coordinates(std::sin(angle), -std::cos(angle)), Coordinates(0.0, 0.0));
+  energy_audit::Audit audit;
+  energy_audit::sun::integrate_idas(system, y, 0.0, 2.0, energy_audit::watch(system, audit));
   BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
   BOOST_TEST(audit.passed());
 }

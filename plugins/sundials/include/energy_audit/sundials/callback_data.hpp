@@ -23,11 +23,12 @@ struct CallbackData {
   std::set<std::string> warnings_seen;  ///< the warnings of this run, each printed once
 };
 
-/// The error handler of CVODES and IDAS (same signature): keeps an error's message for the
-/// failure it comes with, and prints a warning to stderr ("energy-audit: SUNDIALS warning: ...",
-/// one line) the first time its text appears in the run. Never throws.
-void handle_sundials_message(int error_code, const char* module, const char* function, char* message,
-                             void* data) noexcept;
+/// An error message of SUNDIALS: kept for the failure it comes with. Never throws.
+void note_sundials_error(CallbackData& data, const char* message) noexcept;
+
+/// A warning of SUNDIALS: printed to stderr ("energy-audit: SUNDIALS warning: ...", one line)
+/// the first time its text appears in the run. Never throws.
+void note_sundials_warning(CallbackData& data, const char* message) noexcept;
 
 /// The message of a failure: SUNDIALS' own, or for the adapters' whole-run step
 /// budget (too_much_work, which SUNDIALS did not see as such) the budget that ran out.

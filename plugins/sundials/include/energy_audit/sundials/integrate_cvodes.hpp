@@ -23,11 +23,13 @@
 #include <energy_audit/types.hpp>
 
 #include "energy_audit/sundials/callback_data.hpp"
+#include "energy_audit/sundials/cvode_check.hpp"
 #include "energy_audit/sundials/cvodes_options.hpp"
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
+#include "energy_audit/sundials/sundials_version.hpp"
 
 namespace energy_audit::sun {
 
@@ -78,6 +80,7 @@ SolverCounters read_counters(void* cvode_memory, const CvodesOptions& options, b
 /// Creates and configures CVODES for `problem` (everything but the right-hand side types).
 struct CvodesSolver {
   sundials::Context context;
+  SolverMessages messages;  // released after the solver, before its context
   NVector y;
   NVector z;
   SunMatrix jacobian;

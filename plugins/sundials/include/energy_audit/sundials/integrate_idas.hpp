@@ -30,6 +30,7 @@
 #include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
+#include "energy_audit/sundials/sundials_version.hpp"
 
 namespace energy_audit::sun {
 
@@ -101,6 +102,7 @@ int idas_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, void*
 
 struct IdasSolver {
   sundials::Context context;
+  SolverMessages messages;  // released after the solver, before its context
   NVector Y, Yp, id, z;
   SunMatrix jacobian;
   SunLinearSolver linear_solver;

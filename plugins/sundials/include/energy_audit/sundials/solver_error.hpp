@@ -38,10 +38,4 @@ class SolverFailure : public SolverError {
   SolverCounters counters_;
 };
 
-/// The name of a CVODE(S) return flag ("CV_TOO_MUCH_WORK").
-std::string cvode_flag_name(int flag);
-
-/// Throws SolverError for a negative flag; `solver_message` is the last message SUNDIALS gave.
-void check_cvode(int flag, const char* function, const std::string& solver_message = {}, double t = 0);
-
 }  // namespace energy_audit::sun
