@@ -68,6 +68,13 @@ void refuse_if_given(const CLI::Option* option, const std::string& why) {
   if (option->count() > 0) throw UsageError(option->get_name() + ": " + why);
 }
 
+/// "a,b,c": a list as an option's default is written.
+std::string comma_separated(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
 std::vector<std::string> method_names() {
   std::vector<std::string> names;
   for (const Method& m : all_methods()) names.push_back(m.name);
@@ -363,7 +370,7 @@ struct RunCommand {
 struct CompareCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
-  std::vector<std::string> methods{"euler", "euler-cromer", "rk2", "rk3", "rk4", "rkg"};
+  std::vector<std::string> methods = fixed_step_method_names();
   std::vector<double> steps{1e-2, 5e-3, 1e-3};
   std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
   std::string csv, plot, plot_c;
@@ -373,7 +380,7 @@ struct CompareCommand {
   void add_to(CLI::App& command) {
     common.add_to(command);
     command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
-        ->delimiter(',')->check(one_of(method_names()))->default_str("euler,euler-cromer,rk2,rk3,rk4,rkg");
+        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names()));
     steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")

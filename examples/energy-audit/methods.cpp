@@ -21,6 +21,12 @@ const std::vector<Method>& all_methods() {
   return methods;
 }
 
+std::vector<std::string> fixed_step_method_names() {
+  std::vector<std::string> names;
+  for (const FixedStepMethod m : FixedStepMethod::all()) names.emplace_back(m.info().name);
+  return names;
+}
+
 const Method& find_method(const std::string& name, const char* option) {
   std::vector<std::string> known;
   for (const Method& m : all_methods()) {

@@ -28,6 +28,8 @@ struct Method {
 
 /// Fixed-step methods first, then cvode-bdf, cvode-adams and idas.
 const std::vector<Method>& all_methods();
+/// The fixed-step methods' names, in the list's order: compare's default --methods.
+std::vector<std::string> fixed_step_method_names();
 /// The method called `name`; throws UsageError naming the known ones (`option` names the flag).
 const Method& find_method(const std::string& name, const char* option = "--method");
 

@@ -101,27 +101,27 @@ class MaggiSystem {
   /// v = S u + s at (q, u, t).
   Coordinates velocities(const Coordinates& q, const Independent& u, double t) const {
     const ConstraintTerms<n, m> c = constraint_terms(model_, q, Coordinates::Zero().eval(), t);
-    return velocities_from(c, dependent_block(c.G, t), u);
+    return velocities_from(c, dependent_inverse(c.G, t), u);
   }
 
   /// Everything at (q, u, t). Throws Error when G_D or the reduced mass SᵀMS is singular.
   Rates rates(const Coordinates& q, const Independent& u, double t) const {
     const ConstraintTerms<n, m> at_rest = constraint_terms(model_, q, Coordinates::Zero().eval(), t);
-    const DependentBlock G_D = dependent_block(at_rest.G, t);
+    const DependentInverse G_D_inverse = dependent_inverse(at_rest.G, t);
     Rates out;
-    out.v = velocities_from(at_rest, G_D, u);
+    out.v = velocities_from(at_rest, G_D_inverse, u);
     const ConstraintTerms<n, m> c = constraint_terms(model_, q, out.v, t);
     const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, out.v, t);
 
     // S = ∂v/∂u: v_I = u, v_D = −G_D⁻¹ G_I u.
     Eigen::Matrix<double, m, k> G_I;
     for (int j = 0; j < k; ++j) G_I.col(j) = at_rest.G.col(independent_[j]);
-    const Eigen::Matrix<double, m, k> S_D = -G_D.solve(G_I);
+    const Eigen::Matrix<double, m, k> S_D = -G_D_inverse * G_I;
     Eigen::Matrix<double, n, k> S = Eigen::Matrix<double, n, k>::Zero();
     for (int j = 0; j < k; ++j) S(independent_[j], j) = 1.0;
     for (int d = 0; d < m; ++d) S.row(dependent_[d]) = S_D.row(d);
     // a = S u̇ + c_a with G a + Ġ v + ġ = 0.
-    const Multipliers c_D = -G_D.solve(c.bias);
+    const Multipliers c_D = -G_D_inverse * c.bias;
     Coordinates c_a = Coordinates::Zero();
     for (int d = 0; d < m; ++d) c_a[dependent_[d]] = c_D[d];
 
@@ -134,7 +134,7 @@ class MaggiSystem {
     const Coordinates constraint_force = lagrange.mass * a - lagrange.rhs;  // = Gᵀλ
     Multipliers force_D;
     for (int d = 0; d < m; ++d) force_D[d] = constraint_force[dependent_[d]];
-    out.lambda = G_D.transpose().solve(force_D);
+    out.lambda = G_D_inverse.transpose() * force_D;
     const ExplicitTimeDerivatives dt = explicit_time_derivatives(model_, q, out.v, t);
     out.z_dot = dt.T_t - dt.V_t - out.v.dot(model_.forces(q, out.v, t)) - out.v.dot(constraint_force);
     return out;
@@ -186,13 +186,15 @@ class MaggiSystem {
   }
 
  private:
-  using DependentBlock = Eigen::FullPivLU<Eigen::Matrix<double, m, m>>;
+  using DependentInverse = Eigen::Matrix<double, m, m>;
 
-  /// G_D factored; throws Error naming t when its smallest pivot is below the threshold.
-  DependentBlock dependent_block(const Eigen::Matrix<double, m, n>& G, double t) const {
+  /// G_D⁻¹; throws Error naming t when the smallest pivot of G_D's fully pivoted LU is below the
+  /// threshold. Past that check G_D is well conditioned, and its inverse (in closed form for up to
+  /// four constraints) turns the four solves of an evaluation into products of fixed-size matrices.
+  DependentInverse dependent_inverse(const Eigen::Matrix<double, m, n>& G, double t) const {
     Eigen::Matrix<double, m, m> G_D;
     for (int d = 0; d < m; ++d) G_D.col(d) = G.col(dependent_[d]);
-    DependentBlock lu(G_D);
+    const Eigen::FullPivLU<Eigen::Matrix<double, m, m>> lu(G_D);
     const double smallest_pivot = lu.matrixLU().diagonal().cwiseAbs().minCoeff();
     const double scale = G.norm();
     if (!(smallest_pivot > singularity_threshold_ * scale)) {  // also when a pivot is NaN
@@ -201,10 +203,10 @@ class MaggiSystem {
                   to_text(singularity_threshold_) + " of |G| = " + to_text(scale) +
                   "); choose other independent velocities");
     }
-    return lu;
+    return G_D.inverse();
   }
 
-  Coordinates velocities_from(const ConstraintTerms<n, m>& at_rest, const DependentBlock& G_D,
+  Coordinates velocities_from(const ConstraintTerms<n, m>& at_rest, const DependentInverse& G_D_inverse,
                               const Independent& u) const {
     Multipliers right = -at_rest.g;
     Coordinates v = Coordinates::Zero();
@@ -212,7 +214,7 @@ class MaggiSystem {
       v[independent_[j]] = u[j];
       right -= at_rest.G.col(independent_[j]) * u[j];
     }
-    const Multipliers v_D = G_D.solve(right);
+    const Multipliers v_D = G_D_inverse * right;
     for (int d = 0; d < m; ++d) v[dependent_[d]] = v_D[d];
     return v;
   }
