@@ -274,7 +274,7 @@ BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   const Result r = energy_audit("list");
   BOOST_TEST(r.status == 0);
   for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
-                           "cvode-bdf", "cvode-adams", "idas", "crane-dae"}) {
+                           "verlet", "cvode-bdf", "cvode-adams", "idas", "crane-dae"}) {
     BOOST_TEST(r.out.find(name) != std::string::npos, name);
   }
 }
@@ -402,6 +402,17 @@ BOOST_AUTO_TEST_CASE(compare_tables_every_method_and_step_with_observed_order) {
     }
   }
   BOOST_TEST(energy_audit("compare crane-wrong --methods rk4 --steps 1e-3 --fail-on-verdict").status == 3);
+}
+
+// Without --methods, compare runs the whole fixed-step list (the names `list` shows as fixed-step
+// methods, verlet included) and no adaptive method.
+BOOST_AUTO_TEST_CASE(compare_defaults_to_every_fixed_step_method) {
+  const fs::path csv = scratch_dir() / "compare_default.csv";
+  BOOST_TEST_REQUIRE(energy_audit("compare crane --steps 1e-2 --csv " + csv.string()).status == 0);
+  std::vector<std::string> methods;
+  for (const std::string& row : lines_of(read_file(csv))) methods.push_back(row.substr(0, row.find(',')));
+  const std::vector<std::string> expected{"method", "euler", "euler-cromer", "rk2", "rk3", "rk4", "rkg", "verlet"};
+  BOOST_TEST(methods == expected, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(cvodes_runs_report_tolerances_and_sundials_counters) {
