@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "energy_audit/declaration_check.hpp"
 #include "energy_audit/derived_accelerations.hpp"
@@ -38,6 +39,8 @@ template <LagrangeModel M>
 class LagrangeSystem {
  public:
   static constexpr int n = M::dofs;
+  static_assert(HasHandAccelerations<M> || FitsLagrangeTerms<M>,
+                "a model of more than max_dofs_for_lagrange_terms coordinates needs hand-derived accelerations");
   using Coordinates = VectorN<double, n>;
 
   explicit LagrangeSystem(M model, AccelerationSource source = default_source(),
@@ -46,6 +49,12 @@ class LagrangeSystem {
     if constexpr (!HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) {
         throw InvalidArgument("model has no hand-derived accelerations; use AccelerationSource::Derived");
+      }
+    }
+    if constexpr (!FitsLagrangeTerms<M>) {
+      if (source_ == AccelerationSource::Derived) {
+        throw InvalidArgument("derived accelerations take at most " + std::to_string(max_dofs_for_lagrange_terms) +
+                              " coordinates; the model has " + std::to_string(n));
       }
     }
     check_declarations(model_);
@@ -70,7 +79,11 @@ class LagrangeSystem {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return model_.accelerations(q, v, t);
     }
-    return derived_accelerations(model_, q, v, t);
+    if constexpr (FitsLagrangeTerms<M>) {
+      return derived_accelerations(model_, q, v, t);
+    } else {
+      return model_.accelerations(q, v, t);  // a model too large for derived ones has its own
+    }
   }
 
   /// dy/dt = [v, a(q, v, t), Ż(q, v, t)].
@@ -78,9 +91,11 @@ class LagrangeSystem {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return hand_rates(y, dydt, t);
     }
-    const Coordinates q = y.template head<n>();
-    const Coordinates v = y.template segment<n>(n);
-    rates_at(q, v, t, dydt, derived_accelerations_of());
+    if constexpr (FitsLagrangeTerms<M>) {
+      const Coordinates q = y.template head<n>();
+      const Coordinates v = y.template segment<n>(n);
+      rates_at(q, v, t, dydt, derived_accelerations_of());
+    }
   }
 
   /// d[q, v]/dt = [v, a(q, v, t)] alone, for integrators that carry Z apart (as a quadrature).
@@ -116,7 +131,11 @@ class LagrangeSystem {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return hand_rates_and_sample(y, dydt, t);
     }
-    return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
+    if constexpr (FitsLagrangeTerms<M>) {
+      return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
+    } else {
+      return hand_rates_and_sample(y, dydt, t);  // a model too large for derived ones has its own
+    }
   }
 
   EnergySample sample(const ConstVectorRef& y, double t) const {
@@ -126,15 +145,16 @@ class LagrangeSystem {
   }
 
   /// Whether the accelerations are the model's own, hand-derived ones: only those can be
-  /// checked against Lagrange's equations of its T, V and f (derived ones solve them).
+  /// checked against Lagrange's equations of its T, V and f (derived ones solve them), and only
+  /// up to max_dofs_for_lagrange_terms coordinates.
   bool checks_equations() const {
-    if constexpr (HasHandAccelerations<M>) return source_ == AccelerationSource::Hand;
+    if constexpr (HasHandAccelerations<M> && FitsLagrangeTerms<M>) return source_ == AccelerationSource::Hand;
     return false;
   }
 
   /// The residual of Lagrange's equations at y = [q, v, ...] with the hand accelerations.
   EquationResidual equation_residual(const ConstVectorRef& y, double t) const
-    requires HasHandAccelerations<M>
+    requires HasHandAccelerations<M> && FitsLagrangeTerms<M>
   {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
@@ -143,7 +163,7 @@ class LagrangeSystem {
 
   /// The same, with the accelerations taken from rates dydt = [v, a, ...] already evaluated at y.
   EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& dydt, double t) const
-    requires HasHandAccelerations<M>
+    requires HasHandAccelerations<M> && FitsLagrangeTerms<M>
   {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);

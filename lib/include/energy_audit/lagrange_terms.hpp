@@ -18,6 +18,17 @@
 
 namespace energy_audit {
 
+/// The most coordinates whose M and r the library takes by nested forward mode. Their vectors
+/// of Dual<Dual<double, n>, n + 1>, (n + 2)(n + 1) n doubles each, must stay within Eigen's
+/// limit for objects on the stack (EIGEN_STACK_ALLOCATION_LIMIT, 128 KiB): 24 coordinates take
+/// 122 KiB. A larger model needs hand-derived accelerations, which are then not checked
+/// against its equations.
+inline constexpr int max_dofs_for_lagrange_terms = 24;
+
+/// A model small enough for lagrange_terms(): derived accelerations, the equation check.
+template <class M>
+concept FitsLagrangeTerms = LagrangeModel<M> && M::dofs <= max_dofs_for_lagrange_terms;
+
 template <int n>
 struct LagrangeTerms {
   Eigen::Matrix<double, n, n> mass;  ///< M = ∂²T/∂v²
@@ -45,6 +56,9 @@ template <class Terms, LagrangeModel M>
 Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                               double t) {
   constexpr int n = M::dofs;
+  static_assert(n <= max_dofs_for_lagrange_terms,
+                "M and r by nested forward mode take at most max_dofs_for_lagrange_terms coordinates: "
+                "give a larger model hand-derived accelerations");
   // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
   // in v (j < n), then the total time derivative at fixed v (q̇ = v, ṫ = 1). Differentiating
   // ∂T/∂v along them gives the columns of M and the convective term (∂²T/∂v∂q) v + ∂²T/∂v∂t

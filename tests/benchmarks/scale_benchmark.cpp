@@ -1,0 +1,156 @@
+/// \file
+/// The audit at scale: the N-link pendulum chain (tests/models/pendulum_chain.hpp), rk4 with
+/// h = 1e-3 over 200 steps from the chain's fanned-out start, per step:
+///
+///   BM_Chain_Hand<N>_AuditOn / BM_Chain_Hand<N>_AuditOff   audit on / off, hand accelerations,
+///                                                          target <= 1.05 at N = 10 and N = 50
+///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
+///   accelerations: nested forward mode over T, N <= 24, see README): the cost of one audited
+///   step, and its growth with N
+///   BM_Chain_HistoryMemory<N>/steps: heap in use after an audited run of `steps` steps, with
+///   every row kept, with every 100th row kept, and with the rows handed to a sink (counters
+///   bytes_per_row, heap_bytes_all_rows, heap_bytes_every_100th, heap_bytes_sink)
+///
+/// main() first checks that the hand and the derived accelerations of the chain agree.
+
+#include <malloc.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <span>
+
+#include <benchmark/benchmark.h>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/derived_accelerations.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+
+#include "benchmark_support.hpp"
+#include "pendulum_chain.hpp"
+
+namespace {
+
+namespace ea = energy_audit;
+using ea::testing::PendulumChain;
+using ea::testing::PendulumChainEnergies;
+using energy_audit::benchmarks::add_min_statistic;
+
+constexpr double h = 1e-3;
+constexpr std::size_t steps = 200;
+
+template <class Model>
+ea::Vector start_of(const ea::LagrangeSystem<Model>& system) {
+  return system.initial_state(system.model().start_angles(), Model::template Coordinates<double>::Zero());
+}
+
+/// rk4 over `steps` steps, audited or not (then Z is not carried either).
+template <class Model>
+void run_chain(benchmark::State& state, bool audited) {
+  const ea::LagrangeSystem<Model> system(Model{}, ea::LagrangeSystem<Model>::default_source(),
+                                         audited ? ea::EnergyFlow::Carried : ea::EnergyFlow::Off);
+  const ea::Vector y0 = start_of(system);
+  ea::Vector y = y0;
+  ea::FixedStepper stepper(ea::methods::Rk4{});
+  const double t1 = h * static_cast<double>(steps);
+  for (auto _ : state) {
+    y = y0;
+    if (audited) {
+      ea::Audit audit;
+      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, h, ea::watch(system, audit));
+      double drift = audit.relative_drift();
+      benchmark::DoNotOptimize(result);
+      benchmark::DoNotOptimize(drift);
+    } else {
+      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, h);
+      benchmark::DoNotOptimize(result);
+    }
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(steps));
+  state.counters["N"] = Model::dofs;
+}
+
+template <int N>
+void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_chain<PendulumChain<N>>(state, false); }
+template <int N>
+void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_chain<PendulumChain<N>>(state, true); }
+template <int N>
+void BM_Chain_Derived_AuditOn(benchmark::State& state) { run_chain<PendulumChainEnergies<N>>(state, true); }
+
+#define EA_CHAIN_HAND(N)                                                                                        \
+  BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditOff, N)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic); \
+  BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditOn, N)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic)
+EA_CHAIN_HAND(2);
+EA_CHAIN_HAND(5);
+EA_CHAIN_HAND(10);
+EA_CHAIN_HAND(20);
+EA_CHAIN_HAND(50);
+EA_CHAIN_HAND(100);
+#undef EA_CHAIN_HAND
+
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 2)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 5)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 20)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 24)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+/// Heap in use (glibc's count of allocated bytes), after an audited run of state.range(0) steps
+/// whose audit is still alive, less the heap in use before it.
+template <int N>
+std::size_t heap_after_run(std::size_t run_steps, const ea::AuditOptions& options) {
+  const ea::LagrangeSystem<PendulumChain<N>> system{PendulumChain<N>{}};
+  ea::Vector y = start_of(system);
+  ea::FixedStepper stepper(ea::methods::Rk4{});
+  const std::size_t before = mallinfo2().uordblks;
+  ea::Audit audit(options);
+  ea::integrate_const(stepper, system, y, 0.0, h * static_cast<double>(run_steps), h, ea::watch(system, audit));
+  const std::size_t after = mallinfo2().uordblks;
+  return after > before ? after - before : 0;
+}
+
+template <int N>
+void BM_Chain_HistoryMemory(benchmark::State& state) {
+  const auto run_steps = static_cast<std::size_t>(state.range(0));
+  ea::AuditOptions all_rows, every_100th, sink;
+  every_100th.store_every = 100;
+  sink.row_sink = [](const ea::HistoryLayout&, std::span<const double> rows) { benchmark::DoNotOptimize(rows.data()); };
+  std::size_t all = 0, thinned = 0, streamed = 0;
+  for (auto _ : state) {
+    all = heap_after_run<N>(run_steps, all_rows);
+    thinned = heap_after_run<N>(run_steps, every_100th);
+    streamed = heap_after_run<N>(run_steps, sink);
+  }
+  ea::HistoryLayout layout;
+  layout.dofs = layout.second_half = N;
+  state.counters["bytes_per_row"] = static_cast<double>(layout.row_size() * sizeof(double));
+  state.counters["heap_bytes_all_rows"] = static_cast<double>(all);
+  state.counters["heap_bytes_every_100th"] = static_cast<double>(thinned);
+  state.counters["heap_bytes_sink"] = static_cast<double>(streamed);
+}
+BENCHMARK_TEMPLATE(BM_Chain_HistoryMemory, 10)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Chain_HistoryMemory, 50)->Arg(1000)->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+template <int N>
+bool same_accelerations() {
+  const PendulumChain<N> chain;
+  typename PendulumChain<N>::template Coordinates<double> v;
+  for (int i = 0; i < N; ++i) v[i] = 0.1 * (i % 7) - 0.3;
+  const auto q = chain.start_angles();
+  const auto hand = chain.accelerations(q, v, 0.0);
+  const auto derived = ea::derived_accelerations(chain, q, v, 0.0);
+  const double difference = (hand - derived).norm() / derived.norm();
+  const bool ok = difference <= 1e-10;
+  std::fprintf(stderr, "check: chain N = %d, hand vs derived accelerations, relative difference %.3e %s\n", N,
+               difference, ok ? "ok" : "DIFFERENT");
+  return ok;
+}
+
+bool same_computations() { return same_accelerations<2>() && same_accelerations<10>() && same_accelerations<24>(); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return energy_audit::benchmarks::run_checked_benchmarks(argc, argv, "energy_audit_scale_benchmarks", same_computations);
+}
