@@ -156,6 +156,9 @@ ModelEntry make_entry(std::string name, std::string description,
   return make_entry<M>(std::move(name), std::move(description), M{}, source);
 }
 
+/// The crane3d models (models_crane3d.cpp), which models.cpp appends to its list.
+std::vector<ModelEntry> crane3d_entries();
+
 /// Every model, in the order of models.cpp.
 const std::vector<ModelEntry>& model_registry();
 /// The names of every model, in registry order.

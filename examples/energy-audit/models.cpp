@@ -7,19 +7,17 @@ namespace energy_audit::cli {
 
 const std::vector<ModelEntry>& model_registry() {
   using namespace energy_audit::examples;
-  static const std::vector<ModelEntry> models{
-      make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
-      make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
-                        AccelerationSource::Derived),
-      make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
-      make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
-      make_entry<Crane3d>("crane3d", "3D truck crane of seed 000, slewing and luffing, from static equilibrium"),
-      make_entry("crane3d-drop", "3D truck crane of seed 000, dropped onto unstretched pad springs",
-                 Crane3d(Crane3dStart::Drop)),
-      make_entry<Crane3dWrong>("crane3d-wrong", "3D truck crane with one sign flipped (gravity in psi), from equilibrium"),
-      make_entry("crane3d-wrong-drop", "3D truck crane with one sign flipped (gravity in psi), dropped",
-                 Crane3dWrong(Crane3dStart::Drop)),
-  };
+  static const std::vector<ModelEntry> models = [] {
+    std::vector<ModelEntry> list{
+        make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
+        make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
+                          AccelerationSource::Derived),
+        make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+        make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
+    };
+    for (ModelEntry& entry : crane3d_entries()) list.push_back(std::move(entry));
+    return list;
+  }();
   return models;
 }
 

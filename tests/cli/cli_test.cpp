@@ -300,7 +300,8 @@ BOOST_AUTO_TEST_CASE(crane3d_and_its_wrong_twin) {
   BOOST_TEST(w["equation_check"]["relative_residual"].get<double>() > 1e-8);
   BOOST_TEST(w["C0"].get<double>() == r["C0"].get<double>());  // the twins start identical
   // V = 0 at the start whatever it is, and T0 does not depend on z: C0 stays, the motion changes.
-  BOOST_TEST_REQUIRE(energy_audit("run crane3d --method rkg --step 0.04 --t-end 2 --init dz=0.01 --json " + moved.string())
+  // (A 1 cm push sets the stiff pads ringing: rkg needs h = 0.01 there, as for the drop.)
+  BOOST_TEST_REQUIRE(energy_audit("run crane3d --method rkg --step 0.01 --t-end 2 --init dz=0.01 --json " + moved.string())
                          .status == 0);
   const auto m = nlohmann::json::parse(read_file(moved));
   BOOST_TEST(m["C0"].get<double>() == r["C0"].get<double>(), boost::test_tools::tolerance(1e-12));
