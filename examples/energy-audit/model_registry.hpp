@@ -81,21 +81,23 @@ std::array<int, k> indices_of(const std::vector<std::string>& names, const Names
   return indices;
 }
 
-/// Model M with --set and --init applied.
+/// The entry's model with --set and --init applied, then prepared (model_description.hpp).
 template <DescribedModel M>
-M configured(const ModelSetup& setup, const std::string& name) {
-  M model;
+M configured(const ModelSetup& setup, const std::string& name, M model) {
   for (const Assignment& a : setup.parameters) assign(model, M::parameters(), a, "--set", name);
   for (const Assignment& a : setup.initial_values) assign(model, M::initial_values(), a, "--init", name);
+  if constexpr (PreparedModel<M>) model.prepare();
   return model;
 }
 
 }  // namespace detail
 
-/// The entry for model M under `name`; a Lagrange model takes its accelerations from `source`,
-/// a multiplier model always from its saddle-point system.
+/// The entry for `prototype` under `name`: --set and --init apply to a copy of it, so that one
+/// model type runs under several names with different defaults (crane3d and crane3d-drop: the
+/// case), compiled once. A Lagrange model takes its accelerations from `source`, a multiplier
+/// model always from its saddle-point system.
 template <DescribedModel M>
-ModelEntry make_entry(std::string name, std::string description,
+ModelEntry make_entry(std::string name, std::string description, M prototype,
                       AccelerationSource source = LagrangeSystem<M>::default_source()) {
   ModelEntry entry;
   entry.name = name;
@@ -118,9 +120,9 @@ ModelEntry make_entry(std::string name, std::string description,
       for (int k = 1; k <= M::constraints; ++k) entry.multiplier_names.push_back("lambda" + std::to_string(k));
     }
   }
-  entry.check_setup = [name](const ModelSetup& setup) { detail::configured<M>(setup, name); };
-  entry.run = [name, source](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
-    const M model = detail::configured<M>(setup, name);
+  entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
+  entry.run = [name, source, prototype](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
+    const M model = detail::configured<M>(setup, name, prototype);
     for (const auto& p : M::parameters()) outcome.parameters.push_back({std::string(p.name), model.*(p.member)});
     const InitialState<M::dofs> start = model.initial_state();
     const EnergyFlow flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
@@ -146,6 +148,16 @@ ModelEntry make_entry(std::string name, std::string description,
   };
   return entry;
 }
+
+/// The entry for a default-constructed model M under `name`.
+template <DescribedModel M>
+ModelEntry make_entry(std::string name, std::string description,
+                      AccelerationSource source = LagrangeSystem<M>::default_source()) {
+  return make_entry<M>(std::move(name), std::move(description), M{}, source);
+}
+
+/// The crane3d models (models_crane3d.cpp), which models.cpp appends to its list.
+std::vector<ModelEntry> crane3d_entries();
 
 /// Every model, in the order of models.cpp.
 const std::vector<ModelEntry>& model_registry();

@@ -7,13 +7,17 @@ namespace energy_audit::cli {
 
 const std::vector<ModelEntry>& model_registry() {
   using namespace energy_audit::examples;
-  static const std::vector<ModelEntry> models{
-      make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
-      make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
-                        AccelerationSource::Derived),
-      make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
-      make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
-  };
+  static const std::vector<ModelEntry> models = [] {
+    std::vector<ModelEntry> list{
+        make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
+        make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
+                          AccelerationSource::Derived),
+        make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+        make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
+    };
+    for (ModelEntry& entry : crane3d_entries()) list.push_back(std::move(entry));
+    return list;
+  }();
   return models;
 }
 

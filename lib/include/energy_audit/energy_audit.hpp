@@ -25,6 +25,7 @@
 #include "energy_audit/model_description.hpp"
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/multiplier_system.hpp"
+#include "energy_audit/natural_frequencies.hpp"
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/positive_definite_solve.hpp"
 #include "energy_audit/run_end.hpp"

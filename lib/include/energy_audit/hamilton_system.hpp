@@ -10,6 +10,8 @@
 /// forward-mode automatic differentiation (the identities ∂H/∂q|_p = −∂L/∂q|_v and
 /// ∂H/∂t|_p = −∂L/∂t|_v avoid differentiating through the inverse of M).
 
+#include <algorithm>
+
 #include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
@@ -44,6 +46,15 @@ class HamiltonSystem {
   /// v = ∂H/∂p at (q, p, t).
   Coordinates velocities(const Coordinates& q, const Coordinates& p, double t) const {
     return momentum_map(model_, q, t).velocities(p, t);
+  }
+
+  /// Whether every entry of q and of the velocities v(q, p, t) is within the model's
+  /// divergence_bound in magnitude (the bound is on v, as in Lagrange's form, not on p).
+  bool within_divergence_bound(const ConstVectorRef& y, double t) const
+    requires HasDivergenceBound<M>
+  {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    return std::max(q.cwiseAbs().maxCoeff(), velocities(q, p, t).cwiseAbs().maxCoeff()) <= M::divergence_bound;
   }
 
   /// dy/dt = [v, ∂L/∂q + f, Ż].

@@ -20,7 +20,7 @@ namespace energy_audit {
 struct IntegrationResult {
   std::size_t steps = 0;            ///< accepted steps
   std::size_t rhs_evaluations = 0;  ///< right-hand-side evaluations
-  double t_reached = 0;             ///< time of the last finite state
+  double t_reached = 0;             ///< time of the last finite state (within bound, if bounded)
   RunEnd end = RunEnd::Finished;    ///< Finished, Diverged or Interrupted (errors throw)
   double t_diverged = 0;            ///< with RunEnd::Diverged: where (the end of the failed step)
 
@@ -54,8 +54,9 @@ concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Ve
 
 /// Integrates y from t0 to t1; the observer sees the initial state and every accepted step,
 /// in order, and is told the interval and how the run ended (run_observer.hpp). Stops after the
-/// first step that leaves y non-finite (RunEnd::Diverged; that state is not observed and y
-/// keeps it), or at the first step boundary after `stop` is requested (RunEnd::Interrupted).
+/// first step that leaves y non-finite, or outside a BoundedSystem's bound (RunEnd::Diverged;
+/// that state is not observed and y keeps it), or at the first step boundary after `stop` is
+/// requested (RunEnd::Interrupted).
 /// An exception from the system ends the run as RunEnd::Error and propagates. A stepper's
 /// do_step may return whether the new state is finite (bool); otherwise the driver checks y.
 template <class Stepper, FirstOrderSystem System, class Observer>
@@ -80,6 +81,14 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
       return all_finite(y);
     }
   };
+  const auto within_bound = [&](double t) -> bool {
+    if constexpr (BoundedSystem<System>) {
+      return system.within_divergence_bound(y, t);
+    } else {
+      static_cast<void>(t);
+      return true;
+    }
+  };
 
   const std::size_t steps = fixed_step_count(t0, t1, h);
   IntegrationResult result;
@@ -96,7 +105,7 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
       const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
       const bool finite = take_step(t, t_next - t);
       result.rhs_evaluations += static_cast<std::size_t>(stepper.evaluations_per_step());  // of this step
-      if (!finite) {
+      if (!finite || !within_bound(t_next)) {
         result.end = RunEnd::Diverged;
         result.t_diverged = t_next;
         break;
@@ -105,8 +114,8 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
       result.t_reached = t_next;
       if constexpr (!observe_first_stage) observer(y, t_next);
     }
-    // The first-stage observer has not seen the last state: a diverged step left y non-finite,
-    // so then it has seen every finite one.
+    // The first-stage observer has not seen the last state: a diverged step left y non-finite
+    // (or out of bound), so then it has seen every other one.
     if constexpr (observe_first_stage) {
       if (!result.diverged()) observer(y, result.t_reached);
     }

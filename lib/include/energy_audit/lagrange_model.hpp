@@ -14,6 +14,9 @@
 ///   - `accelerations(q, v, t)` over double: accelerations derived by hand, which the audit checks;
 ///   - `static constexpr bool scleronomic = true`: T and V do not depend on t explicitly and T is
 ///     homogeneous quadratic in v (T1 = T0 = 0). It only saves work; LagrangeSystem verifies it.
+///   - `static constexpr double divergence_bound`: a fixed-step run ends as diverged after the
+///     first step that leaves an entry of q or v beyond it in magnitude (as after one that leaves
+///     the state non-finite), for models whose reference declares such motion unstable.
 
 #include <concepts>
 
@@ -38,6 +41,13 @@ concept HasHandAccelerations =
     requires(const M& model, const VectorN<double, M::dofs>& q, double t) {
       { model.accelerations(q, q, t) } -> std::convertible_to<VectorN<double, M::dofs>>;
     };
+
+/// A model that declares `static constexpr double divergence_bound`: |q_i| or |v_i| beyond it is
+/// a numerically unstable run.
+template <class M>
+concept HasDivergenceBound = requires {
+  { M::divergence_bound } -> std::convertible_to<double>;
+};
 
 /// True when the model declares `static constexpr bool scleronomic = true`.
 template <class M>

@@ -144,6 +144,13 @@ class LagrangeSystem {
     return sample_of(y, q, v, t);
   }
 
+  /// Whether every entry of q and v is within the model's divergence_bound in magnitude.
+  bool within_divergence_bound(const ConstVectorRef& y, double /*t*/) const
+    requires HasDivergenceBound<M>
+  {
+    return y.template head<2 * n>().cwiseAbs().maxCoeff() <= M::divergence_bound;
+  }
+
   /// Whether the accelerations are the model's own, hand-derived ones: only those can be
   /// checked against Lagrange's equations of its T, V and f (derived ones solve them), and only
   /// up to max_dofs_for_lagrange_terms coordinates.

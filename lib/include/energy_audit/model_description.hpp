@@ -60,6 +60,7 @@ struct InitialState {
 ///   static constexpr std::array<NamedMember<M>, K> initial_values();   // what --init may set
 ///   InitialState<dofs> initial_state() const;                          // from those values
 ///   static constexpr Interval interval;
+/// and optionally `void prepare()` (PreparedModel below).
 template <class M>
 concept DescribedModel =
     LagrangeModel<M> && requires(const M& model) {
@@ -69,5 +70,12 @@ concept DescribedModel =
       { model.initial_state() } -> std::convertible_to<InitialState<M::dofs>>;
       { M::interval } -> std::convertible_to<Interval>;
     };
+
+/// A model with `void prepare()`: what depends on both its parameters and its initial values
+/// (crane3d: its start, a static equilibrium, and the zero level of V there) is computed there.
+/// Programs that set a model's members by name (the command line, after --set and --init) call
+/// it before initial_state() and the energies.
+template <class M>
+concept PreparedModel = requires(M& model) { model.prepare(); };
 
 }  // namespace energy_audit

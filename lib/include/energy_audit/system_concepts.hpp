@@ -70,6 +70,14 @@ concept ResidualSystem = requires(const S& system, const ConstVectorRef& q, doub
   { system.dae_terms(q, q, t) } -> std::same_as<DaeTerms>;
 };
 
+/// A system that bounds its state (a model's divergence_bound, lagrange_model.hpp): a fixed-step
+/// run ends as diverged after the first step that leaves within_divergence_bound(y, t) false, as
+/// after one that leaves y non-finite (integrate_const.hpp).
+template <class S>
+concept BoundedSystem = requires(const S& system, const ConstVectorRef& y, double t) {
+  { system.within_divergence_bound(y, t) } -> std::convertible_to<bool>;
+};
+
 /// Sees the initial state and every accepted step, (y, t) in order. It may also have
 /// begin_run(t0, t1) and end_run(RunEnd, t) (run_observer.hpp), and
 /// evaluate_and_observe(y, dydt, t) to sample y in the first stage of the next step
