@@ -42,7 +42,8 @@ struct ModelEntry {
   std::vector<std::string> extra_output_names;
   /// Models with extra outputs: their values at a history row of the model with `setup` applied,
   /// run in `form` (Maggi's: with the independent velocities `independent`).
-  std::function<ExtraOutputFunction(const ModelSetup& setup, Form form, const std::vector<std::string>& independent)>
+  std::function<ExtraOutputFunction(const ModelSetup& setup, Form form,
+                                    const std::vector<std::string>& independent)>
       extra_output_function;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
@@ -159,7 +160,8 @@ ModelEntry make_entry(std::string name, std::string description,
   }
   if constexpr (HasExtraOutputs<M>) {
     for (auto output : M::extra_output_names()) entry.extra_output_names.emplace_back(output);
-    entry.extra_output_function = [name](const ModelSetup& setup, Form form, const std::vector<std::string>& independent) {
+    entry.extra_output_function = [name](const ModelSetup& setup, Form form,
+                                         const std::vector<std::string>& independent) {
       return detail::extra_output_function(detail::configured<M>(setup, name), form, independent);
     };
   }

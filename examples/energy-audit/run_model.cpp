@@ -6,6 +6,7 @@
 #include <exception>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>

@@ -49,8 +49,8 @@ class ExtraOutputObserver {
 
  private:
   void observe_extra_outputs(const ConstVectorRef& y, double t) {
-    const auto values = extra_outputs_at(system_, y.head(system_.dofs()), y.segment(system_.dofs(), system_.second_half_size()), t);
-    record_.observe(values);
+    const Index n = system_.dofs();
+    record_.observe(extra_outputs_at(system_, y.head(n), y.segment(n, system_.second_half_size()), t));
   }
 
   const System& system_;
@@ -64,7 +64,8 @@ template <class System>
 auto audit_observer(RunOutcome& outcome, const System& system) {
   using Model = std::remove_cvref_t<decltype(system.model())>;
   if constexpr (HasExtraOutputs<Model>) {
-    return ExtraOutputObserver<System, AuditObserver<System>>(system, watch(system, *outcome.audit), *outcome.extra_outputs);
+    return ExtraOutputObserver<System, AuditObserver<System>>(system, watch(system, *outcome.audit),
+                                                              *outcome.extra_outputs);
   } else {
     return watch(system, *outcome.audit);
   }

@@ -108,7 +108,8 @@ struct Mechanism {
   }
 
   /// Lagrange's equations solved by hand (MODELS.md, "mechanism"), exact for any β(t).
-  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v, double t) const {
+  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
+                                    double t) const {
     return accelerations_with_signs(q, v, t, -1.0, +1.0);
   }
 
@@ -116,7 +117,8 @@ struct Mechanism {
 
   /// p_x = ∂T/∂ẋ = MT ẋ + m3 l cos γ γ̇ − ME β̇ sin β [kg m/s]: x is cyclic with no x-force, so
   /// p_x is conserved (0 from the rest state).
-  std::array<double, 1> extra_outputs(const Coordinates<double>& q, const Coordinates<double>& v, double t) const {
+  std::array<double, 1> extra_outputs(const Coordinates<double>& q, const Coordinates<double>& v,
+                                      double t) const {
     const double MT = m1 + m2 + m3, ME = m2 * e + m3 * h;
     return {MT * v[0] + m3 * l * std::cos(q[1]) * v[1] - ME * beta_dot(t) * std::sin(beta(t))};
   }
@@ -125,18 +127,18 @@ struct Mechanism {
   /// The hand-derived accelerations with the signs of two terms of γ̈'s numerator as given:
   /// `centripetal_sign` on m3 l sin γ cos γ γ̇² (−1 is right), `excitation_sign` on
   /// MT h β̇² cos(γ − β) (+1 is right). ẍ follows from γ̈ by ṗ_x = 0.
-  Coordinates<double> accelerations_with_signs(const Coordinates<double>& q, const Coordinates<double>& v, double t,
-                                               double centripetal_sign, double excitation_sign) const {
+  Coordinates<double> accelerations_with_signs(const Coordinates<double>& q, const Coordinates<double>& v,
+                                               double t, double centripetal_sign,
+                                               double excitation_sign) const {
     const double gamma = q[1], gamma_dot = v[1];
     const double b = beta(t), b_dot = beta_dot(t), b_ddot = beta_ddot(t);
     const double MT = m1 + m2 + m3, ME = m2 * e + m3 * h;
     const double sg = std::sin(gamma), cg = std::cos(gamma);
     const double A = ME * (b_ddot * std::sin(b) + b_dot * b_dot * std::cos(b));
-    const double gamma_ddot =
-        (centripetal_sign * m3 * l * sg * cg * gamma_dot * gamma_dot +
-         excitation_sign * MT * h * b_dot * b_dot * std::cos(gamma - b) - MT * h * b_ddot * std::sin(gamma - b) -
-         MT * g * sg - A * cg) /
-        (l * (MT - m3 * cg * cg));
+    const double gamma_ddot = (centripetal_sign * m3 * l * sg * cg * gamma_dot * gamma_dot +
+                               excitation_sign * MT * h * b_dot * b_dot * std::cos(gamma - b) -
+                               MT * h * b_ddot * std::sin(gamma - b) - MT * g * sg - A * cg) /
+                              (l * (MT - m3 * cg * cg));
     const double x_ddot = (m3 * l * sg * gamma_dot * gamma_dot + A - m3 * l * cg * gamma_ddot) / MT;
     return {x_ddot, gamma_ddot};
   }
@@ -145,7 +147,8 @@ struct Mechanism {
 /// The mechanism with one sign flipped in γ̈: +m3 l sin γ cos γ γ̇² (MODELS.md, "mechanism-wrong").
 /// Zero at the rest start, so the run begins as the right one does.
 struct MechanismWrong : Mechanism {
-  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v, double t) const {
+  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
+                                    double t) const {
     return accelerations_with_signs(q, v, t, +1.0, +1.0);
   }
 };
@@ -153,7 +156,8 @@ struct MechanismWrong : Mechanism {
 /// The mechanism with the excitation term of γ̈ flipped: −MT h β̇² cos(γ − β), acting from t = 0
 /// (MODELS.md, "mechanism-wrong2").
 struct MechanismWrong2 : Mechanism {
-  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v, double t) const {
+  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
+                                    double t) const {
     return accelerations_with_signs(q, v, t, -1.0, -1.0);
   }
 };

@@ -4,7 +4,8 @@
 /// frequencies), as an optional pair of members:
 ///
 ///     static constexpr std::array<std::string_view, K> extra_output_names();
-///     std::array<double, K> extra_outputs(const Coordinates<double>& q, const Coordinates<double>& v, double t) const;
+///     std::array<double, K> extra_outputs(const Coordinates<double>& q, const Coordinates<double>& v,
+///                                         double t) const;
 ///
 /// They are functions of the state (q, v, t) only. The integrators and the audit never call them;
 /// extra_outputs_at evaluates them at a state of any of the library's systems, whose second half
@@ -21,21 +22,25 @@
 
 namespace energy_audit {
 
+/// K of a model that declares extra_output_names().
+template <class M>
+inline constexpr std::size_t declared_extra_output_count = std::tuple_size_v<decltype(M::extra_output_names())>;
+
 /// A model with K ≥ 1 extra outputs: their names, and their values at (q, v, t).
 template <class M>
 concept HasExtraOutputs =
-    LagrangeModel<M> &&
+    LagrangeModel<M> && requires { M::extra_output_names(); } &&  // before K is asked for
     requires(const M& model, const VectorN<double, M::dofs>& q, double t) {
-      requires std::tuple_size_v<decltype(M::extra_output_names())> >= 1;
-      { M::extra_output_names() } -> std::same_as<std::array<std::string_view, std::tuple_size_v<decltype(M::extra_output_names())>>>;
-      { model.extra_outputs(q, q, t) } -> std::same_as<std::array<double, std::tuple_size_v<decltype(M::extra_output_names())>>>;
+      requires declared_extra_output_count<M> >= 1;
+      { M::extra_output_names() } -> std::same_as<std::array<std::string_view, declared_extra_output_count<M>>>;
+      { model.extra_outputs(q, q, t) } -> std::same_as<std::array<double, declared_extra_output_count<M>>>;
     };
 
 /// K of a model with extra outputs, 0 for one without.
 template <class M>
 inline constexpr std::size_t extra_output_count = [] {
   if constexpr (HasExtraOutputs<M>) {
-    return std::tuple_size_v<decltype(M::extra_output_names())>;
+    return declared_extra_output_count<M>;
   } else {
     return std::size_t{0};
   }
