@@ -331,9 +331,13 @@ struct RunCommand {
     if (csv_option->count() > 0) {
       csv_file.emplace(csv);
       remove_previous_output(csv);
-      write_history_header(*csv_file, entry, settings.form.value_or(entry.forms.front()),
-                           settings.independent.empty() ? entry.independent_velocities : settings.independent);
-      settings.audit.row_sink = history_csv_sink(*csv_file);
+      const Form form = settings.form.value_or(entry.forms.front());
+      const std::vector<std::string>& independent =
+          settings.independent.empty() ? entry.independent_velocities : settings.independent;
+      write_history_header(*csv_file, entry, form, independent);
+      ExtraOutputFunction extra_outputs;
+      if (entry.extra_output_function) extra_outputs = entry.extra_output_function(setup, form, independent);
+      settings.audit.row_sink = history_csv_sink(*csv_file, std::move(extra_outputs), entry.extra_output_names.size());
     }
     if (json_option->count() > 0) {
       json_file.emplace(json);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <energy_audit/extra_outputs.hpp>
 #include <energy_audit/hamilton_system.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/maggi_system.hpp>
@@ -35,6 +36,15 @@ struct ModelEntry {
   /// Whether the model's hand-derived accelerations are run in Lagrange's form, where the
   /// equation check applies.
   bool has_hand_accelerations = false;
+
+  /// The model's extra outputs (extra_outputs.hpp), written after the standard columns and in
+  /// the JSON record; empty when it has none.
+  std::vector<std::string> extra_output_names;
+  /// Models with extra outputs: their values at a history row of the model with `setup` applied,
+  /// run in `form` (Maggi's: with the independent velocities `independent`).
+  std::function<ExtraOutputFunction(const ModelSetup& setup, Form form,
+                                    const std::vector<std::string>& independent)>
+      extra_output_function;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
   bool checks_equations(Form form) const { return has_hand_accelerations && form == Form::Lagrange; }
@@ -90,6 +100,36 @@ M configured(const ModelSetup& setup, const std::string& name, M model) {
   return model;
 }
 
+/// The extra outputs of `system`'s model at a history row: v comes from the row's w by the
+/// system (p in Hamilton's form, u in Maggi's).
+template <class System>
+ExtraOutputFunction row_extra_outputs(System system) {
+  return [system = std::move(system)](const HistoryLayout& layout, std::span<const double> row,
+                                      std::span<double> values) {
+    const ConstVectorRef q(row.data() + 1, static_cast<Index>(layout.dofs));
+    const ConstVectorRef w(row.data() + 1 + layout.dofs, static_cast<Index>(layout.second_half));
+    const auto outputs = extra_outputs_at(system, q, w, row[0]);
+    std::copy(outputs.begin(), outputs.end(), values.begin());
+  };
+}
+
+/// The extra outputs of `model` run in `form`, at a history row.
+template <DescribedModel M>
+  requires HasExtraOutputs<M>
+ExtraOutputFunction extra_output_function(const M& model, Form form, const std::vector<std::string>& independent) {
+  if constexpr (MultiplierModel<M>) {
+    if (form == Form::Maggi) {
+      return row_extra_outputs(MaggiSystem<M>(
+          model, indices_of<M::dofs - M::constraints>(independent, M::coordinate_names()), EnergyFlow::Off));
+    }
+    return row_extra_outputs(MultiplierSystem<M>(model, std::nullopt, EnergyFlow::Off));
+  } else if (form == Form::Hamilton) {
+    return row_extra_outputs(HamiltonSystem<M>(model, EnergyFlow::Off));
+  } else {
+    return row_extra_outputs(LagrangeSystem<M>(model, LagrangeSystem<M>::default_source(), EnergyFlow::Off));
+  }
+}
+
 }  // namespace detail
 
 /// The entry for `prototype` under `name`: --set and --init apply to a copy of it, so that one
@@ -120,9 +160,20 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
       for (int k = 1; k <= M::constraints; ++k) entry.multiplier_names.push_back("lambda" + std::to_string(k));
     }
   }
+  if constexpr (HasExtraOutputs<M>) {
+    for (auto output : M::extra_output_names()) entry.extra_output_names.emplace_back(output);
+    entry.extra_output_function = [name, prototype](const ModelSetup& setup, Form form,
+                                                    const std::vector<std::string>& independent) {
+      return detail::extra_output_function(detail::configured<M>(setup, name, prototype), form, independent);
+    };
+  }
   entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
   entry.run = [name, source, prototype](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
     const M model = detail::configured<M>(setup, name, prototype);
+    if constexpr (HasExtraOutputs<M>) {
+      constexpr auto names = M::extra_output_names();
+      if (outcome.audit) outcome.extra_outputs.emplace(std::vector<std::string>(names.begin(), names.end()));
+    }
     for (const auto& p : M::parameters()) outcome.parameters.push_back({std::string(p.name), model.*(p.member)});
     const InitialState<M::dofs> start = model.initial_state();
     const EnergyFlow flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;

@@ -14,6 +14,9 @@ const std::vector<ModelEntry>& model_registry() {
                           AccelerationSource::Derived),
         make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
         make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
+        make_entry<Mechanism>("mechanism", "seed 000's slider with a driven body and a pendulum, beta(t) = sin 5t (rheonomic)"),
+        make_entry<MechanismWrong>("mechanism-wrong", "mechanism with the sign of m3 l sin(gamma) cos(gamma) gamma_dot^2 flipped"),
+        make_entry<MechanismWrong2>("mechanism-wrong2", "mechanism with the sign of MT h beta_dot^2 cos(gamma - beta) flipped"),
     };
     for (ModelEntry& entry : crane3d_entries()) list.push_back(std::move(entry));
     return list;

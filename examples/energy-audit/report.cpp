@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -69,6 +70,13 @@ SecondHalf second_half(const ModelEntry& model, Form form, const std::vector<std
   return {"v", model.coordinate_names};
 }
 
+/// {NAME: value} of the model's extra outputs.
+Json extra_outputs_json(const std::vector<std::string>& names, const std::vector<double>& values) {
+  Json j = Json::object();
+  for (std::size_t k = 0; k < names.size(); ++k) j[names[k]] = values[k];
+  return j;
+}
+
 Json final_state_json(const ModelEntry& model, const RunOutcome& run, const HistoryLayout& layout,
                       std::span<const double> row) {
   const std::size_t n = layout.dofs;
@@ -90,6 +98,9 @@ Json final_state_json(const ModelEntry& model, const RunOutcome& run, const Hist
     for (std::size_t k = 0; k < layout.multipliers; ++k) {
       j["multipliers"][model.multiplier_names[k]] = row[layout.multiplier_offset() + k];
     }
+  }
+  if (run.extra_outputs && run.extra_outputs->states > 0) {  // the values at this row's state
+    j["extra"] = extra_outputs_json(run.extra_outputs->names, run.extra_outputs->last);
   }
   return j;
 }
@@ -127,6 +138,15 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
     const EquationCheck& check = run.audit->equation_check();
     out << "equations  relative residual " << format("%.3e", check.relative_residual()) << " at "
         << check.checked_steps() << " checked steps (threshold " << format("%g", check.threshold()) << ")\n";
+  }
+  if (run.extra_outputs && run.extra_outputs->states > 0) {
+    const ExtraOutputRecord& extra = *run.extra_outputs;
+    for (std::size_t k = 0; k < extra.names.size(); ++k) {
+      const std::string& name = extra.names[k];
+      out << "extra      " << name << " = " << format("%.6e", extra.last[k]) << " at t = "
+          << format("%g", run.audit->t_reached()) << ", max |" << name << " - " << name
+          << "(t0)| = " << format("%.3e", extra.max_abs_change[k]) << "\n";
+    }
   }
   out << "verdict    " << run.verdict();
   if (run.audit && run.finished()) {
@@ -191,6 +211,11 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["C0"] = audit ? Json(audit->initial_control()) : Json(nullptr);
   j["max_abs_dC"] = audit ? Json(audit->max_abs_drift()) : Json(nullptr);
   j["energy_scale"] = audit ? Json(audit->energy_scale()) : Json(nullptr);
+  if (!model.extra_output_names.empty()) {
+    j["extra_max_abs_change"] = run.extra_outputs && run.extra_outputs->states > 0
+                                    ? extra_outputs_json(run.extra_outputs->names, run.extra_outputs->max_abs_change)
+                                    : Json(nullptr);
+  }
   j["wall_seconds"] = run.wall_seconds;
   j["params"] = Json::object();
   for (const Assignment& p : run.parameters) j["params"][p.name] = p.value;
@@ -202,22 +227,34 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
 
 void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
                           const std::vector<std::string>& independent) {
-  std::string header = "t";
-  for (const std::string& name : model.coordinate_names) header += "," + name;
+  std::vector<std::string> columns{"t"};
+  for (const std::string& name : model.coordinate_names) columns.push_back(name);
   const SecondHalf w = second_half(model, form, independent);
   for (const std::string& name : w.names) {
-    header += std::string(w.key) == "v" ? "," + name + "_dot" : "," + std::string(w.key) + "_" + name;
+    columns.push_back(std::string(w.key) == "v" ? name + "_dot" : std::string(w.key) + "_" + name);
   }
-  for (const char* name : History::energy_columns) header += std::string(",") + name;
+  for (const char* name : History::energy_columns) columns.emplace_back(name);
   if (model.has_multipliers()) {
-    for (const std::string& name : model.multiplier_names) header += "," + name;
-    for (const char* name : History::drift_columns) header += std::string(",") + name;
+    for (const std::string& name : model.multiplier_names) columns.push_back(name);
+    for (const char* name : History::drift_columns) columns.emplace_back(name);
   }
+  // An extra output named like a column of the state (mechanism's p_x in Hamilton's form, where
+  // p_x is the momentum of x) is written as extra_NAME, so that every column name is unique.
+  const std::size_t standard_columns = columns.size();
+  for (const std::string& name : model.extra_output_names) {
+    const bool taken = std::find(columns.begin(), columns.begin() + static_cast<long>(standard_columns), name) !=
+                       columns.begin() + static_cast<long>(standard_columns);
+    columns.push_back(taken ? "extra_" + name : name);
+  }
+  std::string header;
+  for (const std::string& column : columns) header += (header.empty() ? "" : ",") + column;
   file.write(header + "\n");
 }
 
-RowSink history_csv_sink(OutputFile& file) {
-  return [&file, line = std::string()](const HistoryLayout& layout, std::span<const double> rows) mutable {
+RowSink history_csv_sink(OutputFile& file, ExtraOutputFunction extra_outputs, std::size_t extra_output_count) {
+  return [&file, line = std::string(), extra_outputs = std::move(extra_outputs),
+          extra_values = std::vector<double>(extra_output_count)](const HistoryLayout& layout,
+                                                                  std::span<const double> rows) mutable {
     const std::size_t row_size = layout.row_size();
     char buffer[32];
     for (std::size_t start = 0; start < rows.size(); start += row_size) {
@@ -225,6 +262,13 @@ RowSink history_csv_sink(OutputFile& file) {
       for (std::size_t c = 0; c < row_size; ++c) {
         if (c > 0) line += ',';
         line += shortest(rows[start + c], buffer);
+      }
+      if (extra_outputs) {
+        extra_outputs(layout, rows.subspan(start, row_size), extra_values);
+        for (const double value : extra_values) {
+          line += ',';
+          line += shortest(value, buffer);
+        }
       }
       line += '\n';
       file.write(line);

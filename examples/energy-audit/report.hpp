@@ -21,12 +21,14 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
 
 /// Writes the header of the history CSV: t, the coordinates by name, NAME_dot (p_NAME in
 /// Hamilton's form, u_NAME for the independent velocities in Maggi's), T, T2, T1, T0, V, E, H,
-/// Z, C, and for multiplier models the multipliers by name, Phi_norm, psi_norm.
+/// Z, C, for multiplier models the multipliers by name, Phi_norm, psi_norm, and last the model's
+/// extra outputs by name (extra_NAME for one named like a column before it).
 void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
                           const std::vector<std::string>& independent);
 /// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
-/// shortest form that reads back to the same double. `file` must outlive the sink.
-RowSink history_csv_sink(OutputFile& file);
+/// shortest form that reads back to the same double, followed by the `extra_output_count`
+/// values of `extra_outputs` at the row's state when it is given. `file` must outlive the sink.
+RowSink history_csv_sink(OutputFile& file, ExtraOutputFunction extra_outputs = {}, std::size_t extra_output_count = 0);
 
 /// One row of `compare`, with the observed order of δ_C against the previous run of its method
 /// (with respect to the step, or to rtol for the adaptive methods).

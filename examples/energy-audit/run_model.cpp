@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <sstream>
+#include <utility>
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>
@@ -31,6 +33,25 @@ const char* form_name(Form form) {
     case Form::Lagrange: break;
   }
   return "lagrange";
+}
+
+ExtraOutputRecord::ExtraOutputRecord(std::vector<std::string> output_names)
+    : names(std::move(output_names)),
+      initial(names.size()),
+      last(names.size()),
+      max_abs_change(names.size(), 0.0) {}
+
+void ExtraOutputRecord::observe(std::span<const double> values) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (states == 0) initial[k] = values[k];
+    last[k] = values[k];
+    // A NaN compares false: a non-finite value makes the change +inf for good.
+    const double change = std::abs(values[k] - initial[k]);
+    if (!(change <= max_abs_change[k])) {
+      max_abs_change[k] = std::isnan(change) ? std::numeric_limits<double>::infinity() : change;
+    }
+  }
+  ++states;
 }
 
 std::string RunOutcome::verdict() const {

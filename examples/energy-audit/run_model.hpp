@@ -2,11 +2,14 @@
 /// \file
 /// One run: a model and a method (a fixed step, or SUNDIALS tolerances), watched by the audit.
 
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <energy_audit/audit.hpp>
+#include <energy_audit/history.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/run_end.hpp>
@@ -48,6 +51,23 @@ struct ModelSetup {
   std::vector<Assignment> initial_values;
 };
 
+/// A model's extra outputs (extra_outputs.hpp) at the state of a history row (its t, q and w),
+/// written into `values` (one per name, in the model's order).
+using ExtraOutputFunction =
+    std::function<void(const HistoryLayout& layout, std::span<const double> row, std::span<double> values)>;
+
+/// What a run saw of the model's extra outputs, at every state the audit saw.
+struct ExtraOutputRecord {
+  std::vector<std::string> names;
+  std::vector<double> initial;         ///< at t0
+  std::vector<double> last;            ///< at the last state observed, that of the audit's last row
+  std::vector<double> max_abs_change;  ///< sup over the states of |X(t) − X(t0)|, +inf if X was not finite
+  std::size_t states = 0;              ///< states observed
+
+  explicit ExtraOutputRecord(std::vector<std::string> output_names);
+  void observe(std::span<const double> values);
+};
+
 struct RunSettings {
   std::optional<Form> form;           ///< the model's first form when absent
   std::vector<std::string> independent;  ///< Maggi's form: the independent velocities (the model's when empty)
@@ -78,6 +98,8 @@ struct RunOutcome {
   std::size_t rhs_evaluations = 0;
   std::optional<sun::SolverCounters> solver_counters;  ///< adaptive methods
   std::optional<Audit> audit;  ///< absent when the run was not audited
+  /// Models with extra outputs, when the run is audited: their values, tracked beside the audit.
+  std::optional<ExtraOutputRecord> extra_outputs;
   double wall_seconds = 0;
   RunEnd end = RunEnd::Finished;
   double t_reached = 0;        ///< time of the last computed (finite) state

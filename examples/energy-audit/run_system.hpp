@@ -5,9 +5,11 @@
 /// right-hand side.
 
 #include <exception>
+#include <type_traits>
 #include <utility>
 
 #include <energy_audit/audit.hpp>
+#include <energy_audit/extra_outputs.hpp>
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
@@ -20,13 +22,62 @@
 namespace energy_audit::cli {
 namespace detail {
 
+/// The audit's observer, and beside it the model's extra outputs at every state it sees: the
+/// same states, so the record's last values are those of the audit's last row.
+template <class System, class Observer>
+class ExtraOutputObserver {
+ public:
+  ExtraOutputObserver(const System& system, Observer observer, ExtraOutputRecord& record)
+      : system_(system), observer_(std::move(observer)), record_(record) {}
+  void begin_run(double t0, double t1) { notify_run_begin(observer_, t0, t1); }
+  void end_run(RunEnd end, double t_reached) { notify_run_end(observer_, end, t_reached); }
+  void operator()(const ConstVectorRef& y, double t) {
+    observer_(y, t);
+    observe_extra_outputs(y, t);
+  }
+  /// The audit observes y in the first stage of the step that leaves it; so do the extra outputs,
+  /// also when the rates at y fail (the audit then still records y).
+  void evaluate_and_observe(const Vector& y, Vector& dydt, double t) {
+    try {
+      observer_.evaluate_and_observe(y, dydt, t);
+    } catch (...) {
+      observe_extra_outputs(y, t);
+      throw;
+    }
+    observe_extra_outputs(y, t);
+  }
+
+ private:
+  void observe_extra_outputs(const ConstVectorRef& y, double t) {
+    const Index n = system_.dofs();
+    record_.observe(extra_outputs_at(system_, y.head(n), y.segment(n, system_.second_half_size()), t));
+  }
+
+  const System& system_;
+  Observer observer_;
+  ExtraOutputRecord& record_;
+};
+
+/// watch(system, audit), with the extra outputs tracked into outcome.extra_outputs when the model
+/// has them (only then is the observer's type, and the integrators compiled for it, another one).
+template <class System>
+auto audit_observer(RunOutcome& outcome, const System& system) {
+  using Model = std::remove_cvref_t<decltype(system.model())>;
+  if constexpr (HasExtraOutputs<Model>) {
+    return ExtraOutputObserver<System, AuditObserver<System>>(system, watch(system, *outcome.audit),
+                                                              *outcome.extra_outputs);
+  } else {
+    return watch(system, *outcome.audit);
+  }
+}
+
 template <class System>
 void run_fixed_step(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
   FixedStepper stepper(settings.method.fixed_step);
   const Interval& i = outcome.interval;
   const IntegrationResult result =
       outcome.audit ? integrate_const(stepper, system, y, i.t0, i.t_end, settings.step,
-                                      watch(system, *outcome.audit), settings.stop)
+                                      audit_observer(outcome, system), settings.stop)
                     : integrate_const(stepper, system, y, i.t0, i.t_end, settings.step, NoObserver{}, settings.stop);
   outcome.steps = result.steps;
   outcome.rhs_evaluations = result.rhs_evaluations;
@@ -46,7 +97,7 @@ inline void record_counters(RunOutcome& outcome, const sun::SolverCounters& coun
 template <class System, class Integrate>
 void run_sundials(RunOutcome& outcome, const System& system, Integrate&& integrate) {
   try {
-    const auto result = outcome.audit ? integrate(watch(system, *outcome.audit)) : integrate(NoObserver{});
+    const auto result = outcome.audit ? integrate(audit_observer(outcome, system)) : integrate(NoObserver{});
     record_counters(outcome, result.counters);
     outcome.end = result.end;
     outcome.t_reached = result.t_reached;

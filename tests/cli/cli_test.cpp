@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
+using boost::test_tools::tolerance;
 
 namespace {
 
@@ -275,7 +277,8 @@ BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   BOOST_TEST(r.status == 0);
   for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
                            "verlet", "cvode-bdf", "cvode-adams", "idas", "crane-dae", "crane3d ", "crane3d-drop",
-                           "crane3d-wrong ", "crane3d-wrong-drop"}) {
+                           "crane3d-wrong ", "crane3d-wrong-drop", "mechanism ", "mechanism-wrong ",
+                           "mechanism-wrong2 "}) {
     BOOST_TEST(r.out.find(name) != std::string::npos, name);
   }
 }
@@ -356,6 +359,74 @@ BOOST_AUTO_TEST_CASE(run_writes_the_json_record_and_the_history) {
   BOOST_TEST_REQUIRE(rows.size() == 5002u);  // header + t0 + 5000 steps
   BOOST_TEST(rows[0] == "t,x1,phi,x1_dot,phi_dot,T,T2,T1,T0,V,E,H,Z,C");
   BOOST_TEST(rows[1].substr(0, 6) == "0,0.5,");
+}
+
+// A model's extra outputs (mechanism: the conserved momentum p_x, 0 at the rest start) are the
+// CSV's last columns, the JSON's final.extra with their largest change over the run, and a line
+// of the summary; in Hamilton's form, where p_x is also the state's momentum column, the extra
+// column is extra_p_x. A model without extra outputs has none of these.
+BOOST_AUTO_TEST_CASE(extra_outputs_are_written_beside_the_history) {
+  const fs::path json = scratch_dir() / "mechanism.json", csv = scratch_dir() / "mechanism.csv";
+  const Result r = energy_audit("run mechanism --json " + json.string() + " --csv " + csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  BOOST_TEST(r.out.find("extra      p_x = ") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("max |p_x - p_x(t0)| = ") != std::string::npos, r.out);
+
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST_REQUIRE(rows.size() == 10002u);  // header + t0 + 10000 steps over [0, 10]
+  BOOST_TEST(rows[0] == "t,x,gamma,x_dot,gamma_dot,T,T2,T1,T0,V,E,H,Z,C,p_x");
+  const auto last_number = [](const std::string& row) { return std::stod(row.substr(row.rfind(',') + 1)); };
+  BOOST_TEST(last_number(rows[1]) == 0.0);  // p_x(0) = 0 at rest, β(0) = 0
+  double max_p_x = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) max_p_x = std::max(max_p_x, std::abs(last_number(rows[i])));
+  BOOST_TEST(max_p_x > 0.0);    // rk4's truncation error in Lagrange's form ...
+  BOOST_TEST(max_p_x < 1e-5);   // ... against the drive's momentum ME beta_dot ~ 31 kg m/s
+
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "pass");
+  BOOST_TEST(j["params"]["J2"].get<double>() == 2.5);
+  BOOST_TEST(j["t_end"].get<double>() == 10.0);
+  BOOST_TEST_REQUIRE(j["final"].contains("extra"));
+  BOOST_TEST(j["final"]["extra"]["p_x"].get<double>() == last_number(rows.back()));  // the last row's state
+  BOOST_TEST(j["extra_max_abs_change"]["p_x"].get<double>() == max_p_x);             // every step is a row here
+  // The rest start: C0 = −I0 beta_dot(0)^2 / 2 − m3 g l with I0 = m2 e^2 + J2 + m3 h^2.
+  BOOST_TEST(j["C0"].get<double>() == -0.5 * (2.5 * 0.25 + 2.5 + 2.5 * 4) * 25 - 2.5 * 9.81 * 0.1, tolerance(1e-14));
+
+  const fs::path hamilton_json = scratch_dir() / "mechanism-h.json", hamilton_csv = scratch_dir() / "mechanism-h.csv";
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism --form hamilton --every 100 --json " + hamilton_json.string() +
+                                  " --csv " + hamilton_csv.string()).status == 0);
+  const auto hamilton_rows = lines_of(read_file(hamilton_csv));
+  BOOST_TEST(hamilton_rows[0] == "t,x,gamma,p_x,p_gamma,T,T2,T1,T0,V,E,H,Z,C,extra_p_x");
+  BOOST_TEST(hamilton_rows.size() == 102u);
+  const auto h = nlohmann::json::parse(read_file(hamilton_json));
+  // p_x is a state entry with rate 0 there: v from p gives it back to round-off at every step.
+  BOOST_TEST(std::abs(h["final"]["extra"]["p_x"].get<double>()) < 1e-13);
+  BOOST_TEST(h["extra_max_abs_change"]["p_x"].get<double>() < 1e-13);
+
+  const fs::path unaudited = scratch_dir() / "mechanism-unaudited.json", crane = scratch_dir() / "crane-extra.json";
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism --no-audit --json " + unaudited.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(unaudited))["extra_max_abs_change"].is_null());
+  BOOST_TEST_REQUIRE(energy_audit("run crane --json " + crane.string()).status == 0);
+  const auto c = nlohmann::json::parse(read_file(crane));
+  BOOST_TEST(!c.contains("extra_max_abs_change"));
+  BOOST_TEST(!c["final"].contains("extra"));
+}
+
+// Seed 000's demonstration: a single sign error in the rheonomic mechanism's equations drifts C
+// past the threshold and the equation check flags it, where the right equations pass.
+BOOST_AUTO_TEST_CASE(mechanism_wrong_twins_fail_where_the_mechanism_passes) {
+  for (const char* model : {"mechanism", "mechanism-wrong", "mechanism-wrong2"}) {
+    const fs::path json = scratch_dir() / (std::string(model) + ".json");
+    BOOST_TEST_REQUIRE(energy_audit(std::string("run ") + model + " --json " + json.string()).status == 0);
+    const auto j = nlohmann::json::parse(read_file(json));
+    const bool right = std::string(model) == "mechanism";
+    BOOST_TEST(j["verdict"] == (right ? "pass" : "fail"), model);
+    BOOST_TEST((j["delta_C"].get<double>() <= 1e-3) == right, model);
+    const double residual = j["equation_check"]["relative_residual"].get<double>();
+    BOOST_TEST((right ? residual < 1e-14 : residual > 1e-4), model << ": " << residual);
+  }
+  expect_usage_error("run mechanism --set l=0", "l = 0");
+  expect_usage_error("run mechanism --init theta=1", "theta");
 }
 
 BOOST_AUTO_TEST_CASE(every_thins_the_history_but_not_delta_c) {

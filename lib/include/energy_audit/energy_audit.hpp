@@ -14,6 +14,7 @@
 #include "energy_audit/equation_check.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
+#include "energy_audit/extra_outputs.hpp"
 #include "energy_audit/hamilton_system.hpp"
 #include "energy_audit/history.hpp"
 #include "energy_audit/integrate_const.hpp"
