@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <iostream>
@@ -254,17 +255,21 @@ struct AdaptiveOptions {
 };
 
 int list_command() {
+  // One name column for models and methods, as wide as the longest name.
+  int width = 0;
+  for (const ModelEntry& model : model_registry()) width = std::max(width, static_cast<int>(model.name.size()));
+  for (const Method& m : all_methods()) width = std::max(width, static_cast<int>(m.name.size()));
   std::printf("Models (forms: the default first):\n");
   for (const ModelEntry& model : model_registry()) {
     std::vector<std::string> forms;
     for (const Form f : model.forms) forms.emplace_back(form_name(f));
-    std::printf("  %-16s %s; forms: %s\n", model.name.c_str(), model.description.c_str(), join(forms).c_str());
+    std::printf("  %-*s %s; forms: %s\n", width, model.name.c_str(), model.description.c_str(), join(forms).c_str());
   }
   const std::string multiplier_models = join(multiplier_model_names());
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
   for (const Method& m : all_methods()) {
     const std::string runs = m.runs_only_multiplier_models() ? multiplier_models : "all models";
-    std::printf("  %-16s %s; runs: %s\n", m.name.c_str(), m.description.c_str(), runs.c_str());
+    std::printf("  %-*s %s; runs: %s\n", width, m.name.c_str(), m.description.c_str(), runs.c_str());
   }
   std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (idas).\n");
   return exit_finished;
