@@ -135,5 +135,21 @@ void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCal
                     read_idas_counters(solver.memory.get(), solver.z != nullptr));
 }
 
+void idas_one_step(IdasSolver& solver, IdasCallbackData& data, const IdasOptions& options, double t1, double& t,
+                   long& steps) {
+  if (steps >= options.max_steps) fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", data, options);
+  const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
+  data.guard.rethrow_if_failed();
+  if (flag < 0) fail_idas(solver, flag, "IDASolve", data, options);
+  ++steps;
+}
+
+double idas_quadrature_z(IdasSolver& solver, const IdasCallbackData& data, const IdasOptions& options, double t) {
+  double t_quadrature = t;
+  const int flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+  if (flag < 0) fail_idas(solver, flag, "IDAGetQuad", data, options);
+  return NV_Ith_S(solver.z.get(), 0);
+}
+
 }  // namespace detail
 }  // namespace energy_audit::sun

@@ -119,6 +119,12 @@ void configure(IdasSolver& solver, const DaeLayout& layout, const Vector& Y0, co
 SolverCounters read_idas_counters(void* memory, bool quadrature);
 [[noreturn]] void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
                             const IdasOptions& options);
+/// One internal IDAS step towards t1 (IDA_ONE_STEP), counted against options.max_steps; t is
+/// where it ended. Rethrows a callback's exception; throws IdasFailure on a SUNDIALS failure.
+void idas_one_step(IdasSolver& solver, IdasCallbackData& data, const IdasOptions& options, double t1, double& t,
+                   long& steps);
+/// Z at t from IDAS' quadrature (the state's last entry when Z is carried apart).
+double idas_quadrature_z(IdasSolver& solver, const IdasCallbackData& data, const IdasOptions& options, double t);
 
 }  // namespace detail
 
@@ -176,20 +182,13 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
   };
   const auto take_step = [&] {
-    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
-    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
-    problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
-    ++steps;
+    detail::idas_one_step(solver, problem, options, t1, t, steps);
     const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
     y.head(2 * n) = Y_now.head(2 * n);
     if (layout.z_in_state) {
       y[2 * n] = Y_now[layout.z()];
     } else if (z_as_quadrature) {
-      double t_quadrature = t;
-      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
-      y[2 * n] = NV_Ith_S(solver.z.get(), 0);
+      y[2 * n] = detail::idas_quadrature_z(solver, problem, options, t);
     }
   };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);

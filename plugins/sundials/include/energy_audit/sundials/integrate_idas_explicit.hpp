@@ -75,19 +75,9 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
                       z_as_quadrature ? detail::explicit_energy_flow<System> : nullptr, problem, options);
   };
   const auto take_step = [&] {
-    if (steps >= options.max_steps) detail::fail_idas(solver, IDA_TOO_MUCH_WORK, "IDASolve", problem, options);
-    const int flag = IDASolve(solver.memory.get(), t1, &t, solver.Y.get(), solver.Yp.get(), IDA_ONE_STEP);
-    problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(solver, flag, "IDASolve", problem, options);
-    ++steps;
-    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
-    y.head(layout.size()) = Y_now;
-    if (z_as_quadrature) {
-      double t_quadrature = t;
-      const int quad_flag = IDAGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-      if (quad_flag < 0) detail::fail_idas(solver, quad_flag, "IDAGetQuad", problem, options);
-      y[motion] = NV_Ith_S(solver.z.get(), 0);
-    }
+    detail::idas_one_step(solver, problem, options, t1, t, steps);
+    y.head(layout.size()) = detail::view(solver.Y.get());
+    if (z_as_quadrature) y[motion] = detail::idas_quadrature_z(solver, problem, options, t);
   };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
   return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
