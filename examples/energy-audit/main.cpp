@@ -336,9 +336,8 @@ struct RunCommand {
     if (csv_option->count() > 0) {
       csv_file.emplace(csv);
       remove_previous_output(csv);
-      const Form form = settings.form.value_or(entry.forms.front());
-      const std::vector<std::string>& independent =
-          settings.independent.empty() ? entry.independent_velocities : settings.independent;
+      const Form form = form_of(entry, settings);
+      const std::vector<std::string>& independent = independent_velocities_of(entry, settings);
       write_history_header(*csv_file, entry, form, independent);
       ExtraOutputFunction extra_outputs;
       if (entry.extra_output_function) extra_outputs = entry.extra_output_function(setup, form, independent);
@@ -480,7 +479,7 @@ struct CompareCommand {
       rows.push_back({std::move(run), order});
     }
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
-    std::cout << "model " << entry.name << " (form " << form_name(base.form.value_or(entry.forms.front())) << ")\n";
+    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
     print_comparison(std::cout, rows);
     if (rows.size() < runs.size()) {
       std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";

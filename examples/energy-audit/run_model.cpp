@@ -103,8 +103,7 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
 /// Maggi's form needs n − m distinct coordinates as its independent velocities, and no
 /// stabilization (v = S u + s keeps ψ = 0 by construction).
 void check_independent_velocities(const ModelEntry& model, const RunSettings& settings) {
-  const Form form = settings.form.value_or(model.forms.front());
-  if (form != Form::Maggi) {
+  if (form_of(model, settings) != Form::Maggi) {
     if (!settings.independent.empty()) throw UsageError("--independent: applies to --form maggi only");
     return;
   }
@@ -112,7 +111,7 @@ void check_independent_velocities(const ModelEntry& model, const RunSettings& se
     throw UsageError(std::string("--stabilize: ") + stabilization_name(settings.stabilization) +
                      " applies to the multipliers form; Maggi's form keeps the velocity constraints exactly");
   }
-  const std::vector<std::string>& names = settings.independent.empty() ? model.independent_velocities : settings.independent;
+  const std::vector<std::string>& names = independent_velocities_of(model, settings);
   const std::size_t wanted = model.coordinate_names.size() - model.multiplier_names.size();
   if (names.empty()) {
     throw UsageError("--independent: model " + model.name + " names no independent velocities; give " +
@@ -135,6 +134,14 @@ void check_independent_velocities(const ModelEntry& model, const RunSettings& se
 }
 
 }  // namespace
+
+Form form_of(const ModelEntry& model, const RunSettings& settings) {
+  return settings.form.value_or(model.forms.front());
+}
+
+const std::vector<std::string>& independent_velocities_of(const ModelEntry& model, const RunSettings& settings) {
+  return settings.independent.empty() ? model.independent_velocities : settings.independent;
+}
 
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   if (settings.form && std::find(model.forms.begin(), model.forms.end(), *settings.form) == model.forms.end()) {
@@ -198,10 +205,8 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
   RunOutcome outcome;
   outcome.model = model.name;
-  outcome.form = settings.form.value_or(model.forms.front());
-  if (outcome.form == Form::Maggi) {
-    outcome.independent = settings.independent.empty() ? model.independent_velocities : settings.independent;
-  }
+  outcome.form = form_of(model, settings);
+  if (outcome.form == Form::Maggi) outcome.independent = independent_velocities_of(model, settings);
   outcome.method = settings.method;
   outcome.step = settings.step;
   outcome.cvodes = settings.cvodes;

@@ -116,6 +116,11 @@ struct RunOutcome {
   double resolution() const { return method.adaptive() ? cvodes.rtol : step; }
 };
 
+/// The form a run takes: --form, or the model's first.
+Form form_of(const ModelEntry& model, const RunSettings& settings);
+/// The independent velocities of a run in Maggi's form: --independent, or the model's.
+const std::vector<std::string>& independent_velocities_of(const ModelEntry& model, const RunSettings& settings);
+
 /// Checks the settings and the model setup (--set, --init) and returns the interval; throws
 /// UsageError naming the option at fault, before anything runs or is written.
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);

@@ -52,6 +52,7 @@ class MaggiSystem {
     Independent u_dot;
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
+    ConstraintTerms<n, m> constraints;  ///< at (q, v, t), for the sample's drift
   };
 
   /// The default of singularity_threshold: G_D's smallest pivot below 1e-3 of ‖G‖.
@@ -110,7 +111,8 @@ class MaggiSystem {
     const DependentInverse G_D_inverse = dependent_inverse(at_rest.G, t);
     Rates out;
     out.v = velocities_from(at_rest, G_D_inverse, u);
-    const ConstraintTerms<n, m> c = constraint_terms(model_, q, out.v, t);
+    out.constraints = constraint_terms(model_, q, out.v, t);
+    const ConstraintTerms<n, m>& c = out.constraints;
     const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, out.v, t);
 
     // S = ∂v/∂u: v_I = u, v_D = −G_D⁻¹ G_I u.
@@ -177,7 +179,7 @@ class MaggiSystem {
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>();
     const Rates r = rates(q, y.template segment<k>(n), t);
-    const ConstraintTerms<n, m> c = constraint_terms(model_, q, r.v, t);
+    const ConstraintTerms<n, m>& c = r.constraints;
     EnergySample s{t, y.head(n), y.segment(n, k), energy_terms(model_, q, r.v, t),
                    carries_energy_flow() ? y[n + k] : 0.0};
     s.multipliers = reported_multiplier_sign<M>() * r.lambda;

@@ -50,6 +50,7 @@ class MultiplierSystem {
     Coordinates a;
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
+    ConstraintTerms<n, m> constraints;  ///< at the state, for the sample's drift
   };
 
   explicit MultiplierSystem(M model, std::optional<Baumgarte> baumgarte = std::nullopt,
@@ -84,7 +85,7 @@ class MultiplierSystem {
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
     const double force_power = v.dot(model_.forces(q, v, t));
     const double constraint_power = (c.G * v).dot(s.lambda);
-    return {s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power};
+    return {s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power, c};
   }
 
   static constexpr bool holonomic() { return HolonomicConstraints<M>; }
@@ -129,10 +130,11 @@ class MultiplierSystem {
 
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
-    const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
+    const Rates r = rates(q, v, t);
+    const ConstraintTerms<n, m>& c = r.constraints;
     EnergySample s{t, y.head(n), y.segment(n, n),
                    energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
-    s.multipliers = reported_multiplier_sign<M>() * rates(q, v, t).lambda;
+    s.multipliers = reported_multiplier_sign<M>() * r.lambda;
     s.constraint_drift = ConstraintDrift{HolonomicConstraints<M> ? c.Phi.norm() : std::nan(""), c.psi.norm()};
     return s;
   }
