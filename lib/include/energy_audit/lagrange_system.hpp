@@ -13,6 +13,7 @@
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
+#include "energy_audit/flatten.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
 namespace energy_audit {
@@ -199,13 +200,13 @@ class LagrangeSystem {
 
   // Flattened (everything they call inlined into one body) so that the compiler sees the hand
   // accelerations, Ż and the energies together and evaluates their common terms once.
-  [[gnu::flatten]] void hand_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+  EA_FLATTEN void hand_rates(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     rates_at(q, v, t, dydt, hand_accelerations_of());
   }
-  [[gnu::flatten]] EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
-                                                      double t) const {
+  EA_FLATTEN EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
+                                                double t) const {
     return rates_and_sample_with(y, dydt, t, hand_accelerations_of());
   }
 

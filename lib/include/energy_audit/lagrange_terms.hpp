@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include "energy_audit/dual.hpp"
+#include "energy_audit/flatten.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
 namespace energy_audit {
@@ -116,16 +117,16 @@ Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
 /// keeps the Duals in registers and shares sin/cos between the two passes; left to its own
 /// inlining limits, it calls the nested products out of line and the crane takes three times as long.
 template <LagrangeModel M>
-[[gnu::flatten]] LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                                       const VectorN<double, M::dofs>& v, double t) {
+EA_FLATTEN LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                                 const VectorN<double, M::dofs>& v, double t) {
   return detail::evaluate_lagrange_terms<LagrangeTerms<M::dofs>>(model, q, v, t);
 }
 
 /// M, f, ∂L/∂q and the convective term at (q, v, t) from the same evaluation as lagrange_terms()
 /// (r = f + ∂L/∂q − convective); flattened for the same reason.
 template <LagrangeModel M>
-[[gnu::flatten]] LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
-                                                                const VectorN<double, M::dofs>& v, double t) {
+EA_FLATTEN LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
+                                                          const VectorN<double, M::dofs>& v, double t) {
   return detail::evaluate_lagrange_terms<LagrangeTermParts<M::dofs>>(model, q, v, t);
 }
 

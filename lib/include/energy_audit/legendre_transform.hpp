@@ -10,6 +10,7 @@
 
 #include "energy_audit/dual.hpp"
 #include "energy_audit/error.hpp"
+#include "energy_audit/flatten.hpp"
 #include "energy_audit/lagrange_model.hpp"
 #include "energy_audit/positive_definite_solve.hpp"
 
@@ -37,7 +38,7 @@ struct MomentumMap {
 /// ∂/∂v, the outer ones differentiate that again along each direction of v. T is quadratic in
 /// v, so M does not depend on v.
 template <LagrangeModel M>
-[[gnu::flatten]] MomentumMap<M::dofs> momentum_map(const M& model, const VectorN<double, M::dofs>& q, double t) {
+EA_FLATTEN MomentumMap<M::dofs> momentum_map(const M& model, const VectorN<double, M::dofs>& q, double t) {
   constexpr int n = M::dofs;
   using Inner = Dual<double, n>;
   using Outer = Dual<Inner, n>;
@@ -61,8 +62,8 @@ template <LagrangeModel M>
 /// ∂L/∂q at fixed v, L = T − V, by one forward-mode pass in q: by the Legendre transform's
 /// identity it is −∂H/∂q at fixed p.
 template <LagrangeModel M>
-[[gnu::flatten]] VectorN<double, M::dofs> lagrangian_gradient(const M& model, const VectorN<double, M::dofs>& q,
-                                                            const VectorN<double, M::dofs>& v, double t) {
+EA_FLATTEN VectorN<double, M::dofs> lagrangian_gradient(const M& model, const VectorN<double, M::dofs>& q,
+                                                      const VectorN<double, M::dofs>& v, double t) {
   constexpr int n = M::dofs;
   using Gradient = Dual<double, n>;
   VectorN<Gradient, n> q_grad, v_grad;
