@@ -56,6 +56,7 @@ void Audit::end_run(RunEnd end, double t_reached) {
 
 void Audit::start(const EnergySample& sample) {
   C0_ = sample.C();
+  time_of_max_drift_ = sample.t;
   layout_ = HistoryLayout::of(sample);
 }
 

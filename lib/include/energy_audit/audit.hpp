@@ -73,6 +73,8 @@ class Audit {
   /// is, and +inf when an energy was not finite.
   double relative_drift() const;
   double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
+  /// The first time at which |C − C(t0)| reached its sup (t0 while the drift is 0).
+  double time_of_max_drift() const { return time_of_max_drift_; }
   double energy_scale() const { return energy_scale_; }    ///< sup max(|E|, |T|, |V|) [J]
   double initial_control() const { return C0_; }           ///< C(t0) [J]
   double threshold() const { return options_.threshold; }
@@ -125,7 +127,7 @@ class Audit {
   std::size_t steps_to_next_equation_check_ = 0;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
-  double C0_ = 0, max_abs_drift_ = 0, energy_scale_ = 0;
+  double C0_ = 0, max_abs_drift_ = 0, time_of_max_drift_ = 0, energy_scale_ = 0;
   bool begun_ = false;
   double t_begin_ = 0, t_end_ = 0, t_reached_ = 0;
   std::optional<RunEnd> run_end_;
@@ -137,7 +139,10 @@ class Audit {
   // A NaN compares false: a non-finite C (or C0) makes the drift +inf for good, which fails the
   // audit, where std::max would drop the NaN. A NaN energy makes C NaN, so the scale may skip it.
   const double drift = std::abs(sample.C() - C0_);
-  if (!(drift <= max_abs_drift_)) max_abs_drift_ = std::isnan(drift) ? std::numeric_limits<double>::infinity() : drift;
+  if (!(drift <= max_abs_drift_)) {
+    max_abs_drift_ = std::isnan(drift) ? std::numeric_limits<double>::infinity() : drift;
+    time_of_max_drift_ = sample.t;
+  }
   const double scale = std::max(std::max(std::abs(e.E()), std::abs(e.T)), std::abs(e.V));
   if (scale > energy_scale_) energy_scale_ = scale;
   if (sample.constraint_drift) record_constraint_drift(*sample.constraint_drift);

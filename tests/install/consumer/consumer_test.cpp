@@ -1,4 +1,5 @@
-// Built against the installed package: a model, a stepper and the audit from the outside, with
+// Built against the installed package: a model, a stepper, the audit and the energy-balance
+// assertion (EnergyAudit::testing) from the outside, with
 // CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES).
 #define BOOST_TEST_MODULE consumer_test
 #include <cmath>
@@ -6,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <energy_audit/energy_audit.hpp>
+#include <energy_audit/testing/check_energy_balance.hpp>
 #ifdef CONSUMER_CVODES
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #endif
@@ -64,6 +66,14 @@ BOOST_AUTO_TEST_CASE(installed_library_integrates_and_audits) {
   BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
   BOOST_TEST(audit.passed());
   BOOST_TEST(audit.relative_drift() < 1e-10);
+}
+
+BOOST_AUTO_TEST_CASE(installed_energy_balance_assertion) {
+  const energy_audit::InitialState<1> start{Pendulum::Coordinates<double>(0.5), Pendulum::Coordinates<double>(0.0)};
+  EA_CHECK_ENERGY_BALANCE(Pendulum{}, "rk4", 1e-3, 1e-10, start, energy_audit::Interval{0.0, 2.0});
+  const auto report = energy_audit::testing::check_energy_balance(Pendulum{}, "euler", 1e-2, 1e-6, start,
+                                                                  energy_audit::Interval{0.0, 2.0});
+  BOOST_TEST(!report.passed);  // explicit Euler gains energy on an undamped pendulum
 }
 
 #ifdef CONSUMER_CVODES
