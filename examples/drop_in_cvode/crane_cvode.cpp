@@ -79,11 +79,11 @@ static int f(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
 static void PrintOutput(sunrealtype t, sunrealtype x1, sunrealtype phi);
 static int check_retval(void *returnvalue, const char *funcname, int opt);
 /* energy audit: the crane's T and V, and P = v^T f, the damper's power; q = [x1, phi], v = [x1', phi'] */
-static double T(const double *q, const double *v, double t) { return HALF*(M1+M2)*v[0]*v[0] /* energy audit */
+static double T(const double *q, const double *v, double) { return HALF*(M1+M2)*v[0]*v[0]   /* energy audit */
   + HALF*M2*LROD*sin(q[1])*v[0]*v[1] + M2*LROD*LROD*v[1]*v[1]/SUN_RCONST(6.0); }          /* energy audit */
-static double V(const double *q, double t) { return HALF*SPRING*q[0]*q[0]                  /* energy audit */
+static double V(const double *q, double) { return HALF*SPRING*q[0]*q[0]                    /* energy audit */
   + HALF*M2*GRAV*LROD*sin(q[1]); }                                                        /* energy audit */
-static double P(const double *q, const double *v, double t) { return -KDAMP*v[0]*v[0]; }  /* energy audit */
+static double P(const double *, const double *v, double) { return -KDAMP*v[0]*v[0]; }     /* energy audit */
 
 /* ---------------------------------------------------------------
  * Main program
@@ -177,7 +177,7 @@ int main(void)
  * accelerations are those of eq. 19
  * --------------------------------------------------------------- */
 
-static int f(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data)
+static int f(sunrealtype, N_Vector y, N_Vector ydot, void *)
 {
   sunrealtype x1, phi, x1d, phid, c, s, delta;
 

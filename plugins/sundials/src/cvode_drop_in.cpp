@@ -1,8 +1,11 @@
 #include "energy_audit/sundials/cvode_drop_in.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -76,12 +79,23 @@ struct CvodeAudit::State {
   double t_returned = 0, Z_returned = 0;
   DropInStep last;
   std::vector<double> minus_v, zero_v;
+
+  // T (V) seen to change with t at fixed q and v although no ∂T/∂t (∂V/∂t) was given, and the
+  // rate seen then: Z misses that power, so δ_C cannot be judged.
+  struct MissingRate {
+    bool seen = false;
+    double rate = 0, t = 0;
+  };
+  MissingRate missing_kinetic_rate, missing_potential_rate;
+  int time_dependence_checks = 0;  // states checked so far, up to time_dependence_checked_states
   N_Vector derivative = nullptr;  // y' at a step's end for the equation check, during one CVode call
 
   /// A scratch vector like yout for CVodeGetDky, owned for one call only.
   NVector scratch_like(N_Vector yout) const {
-    if (N_VGetLength(yout) < 2 * static_cast<sunindextype>(dofs)) {
-      throw InvalidArgument("the CVODE state has fewer than 2 * dofs entries: the audit needs y = [q, v]");
+    if (const sunindextype length = N_VGetLength(yout); length < 2 * static_cast<sunindextype>(dofs)) {
+      throw InvalidArgument("CvodeAudit: the CVODE state has " + std::to_string(length) + " entries; the audit of " +
+                            std::to_string(dofs) + " coordinates needs y = [q, v], at least " +
+                            std::to_string(2 * dofs));
     }
     NVector scratch(N_VClone(yout));
     if (!scratch) throw Error("N_VClone could not make a scratch vector for the audit");
@@ -124,12 +138,52 @@ struct CvodeAudit::State {
     audit.record_equation_residual({out[0], out[1]});
   }
 
+  /// The states at which T and V without a given rate are checked for a dependence on t.
+  static constexpr int time_dependence_checked_states = 4;
+
+  /// Whether T (V), given without ∂T/∂t (∂V/∂t), changes with t at fixed q and v at this state:
+  /// a function that does not read t returns the same value at t + Δt, while the smallest
+  /// dependence that could move δ_C changes it by far more than round-off.
+  void check_time_dependence(const double* q, const double* v, double t, const EnergyTerms& e) {
+    ++time_dependence_checks;
+    const double dt = 1e-6 * std::max(1.0, std::abs(t));
+    const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
+                              std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+    const auto note = [&](MissingRate& missing, double at_t, double later) {
+      if (missing.seen || std::abs(later - at_t) <= resolution) return;
+      missing = {true, (later - at_t) / dt, t};
+    };
+    if (!energies.kinetic_energy_rate) {
+      note(missing_kinetic_rate, energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, v, t + dt));
+    }
+    if (!energies.potential_energy_rate) {
+      note(missing_potential_rate, energies.potential_energy(q, t), energies.potential_energy(q, t + dt));
+    }
+  }
+
+  /// What check_time_dependence found, in one line; empty when nothing is missing.
+  std::string diagnosis() const {
+    std::string line;
+    const auto describe = [&line](const MissingRate& missing, const char* what) {
+      if (!missing.seen) return;
+      char text[256];
+      std::snprintf(text, sizeof text, "%s%s (%.3g W at t = %.6g)", line.empty() ? "" : "; ", what, missing.rate,
+                    missing.t);
+      line += text;
+    };
+    describe(missing_kinetic_rate, "T changes with t at fixed q and v but no kinetic_energy_rate (dT/dt) was given");
+    describe(missing_potential_rate, "V changes with t at fixed q but no potential_energy_rate (dV/dt) was given");
+    if (!line.empty()) line += ": Z misses that power, so delta_C is not judged";
+    return line;
+  }
+
   /// Records the state in `y` at t with the current Z.
   void record(double t, N_Vector y) {
     const double* data = N_VGetArrayPointer(y);
     const double* q = data;
     const double* v = data + dofs;
     const EnergyTerms e = energy_terms(q, v, t);
+    if (time_dependence_checks < time_dependence_checked_states) check_time_dependence(q, v, t, e);
     const Eigen::Map<const Vector> q_view(q, dofs), v_view(v, dofs);
     audit.record(EnergySample{t, q_view, v_view, e, Z});
     last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
@@ -268,7 +322,7 @@ struct CvodeAudit::State {
 };
 
 CvodeAudit::CvodeAudit(int dofs, DropInEnergies energies, double threshold) {
-  if (dofs <= 0) throw InvalidArgument("CvodeAudit: dofs must be > 0");
+  if (dofs <= 0) throw InvalidArgument("CvodeAudit: dofs = " + std::to_string(dofs) + "; the number of coordinates must be > 0");
   if (!energies.kinetic_energy || !energies.potential_energy) {
     throw InvalidArgument("CvodeAudit: the kinetic and the potential energy are required");
   }
@@ -324,7 +378,7 @@ double CvodeAudit::relative_drift() const { return state().audit.relative_drift(
 const char* CvodeAudit::verdict() const {
   const State& s = state();
   if (s.failure_flag < 0) return "error";
-  if (s.audited == 0 || s.incomplete) return "incomplete";
+  if (s.audited == 0 || s.incomplete || !s.diagnosis().empty()) return "incomplete";
   const bool within = s.audit.relative_drift() <= s.audit.threshold() && s.audit.equation_check().passed();
   return within ? "pass" : "fail";
 }
@@ -341,6 +395,7 @@ void CvodeAudit::set_equation_threshold(double threshold) {
   s.audit = Audit(AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
 }
 bool CvodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
+std::string CvodeAudit::diagnosis() const { return state().diagnosis(); }
 long CvodeAudit::audited_steps() const { return state().audited; }
 double CvodeAudit::threshold() const { return state().audit.threshold(); }
 double CvodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
@@ -358,6 +413,9 @@ void CvodeAudit::print_summary(FILE* out) const {
   if (s.audit.equation_check().checked_steps() > 0) {
     std::fprintf(out, "energy audit: equations' relative residual = %.3e (threshold %.1e, %ld steps checked)\n",
                  equation_residual(), equation_threshold(), equation_checked_steps());
+  }
+  if (const std::string missing = s.diagnosis(); !missing.empty()) {
+    std::fprintf(out, "energy audit: %s\n", missing.c_str());
   }
   if (s.failure_flag < 0) {
     const std::unique_ptr<char, decltype(&std::free)> name(CVodeGetReturnFlagName(s.failure_flag), &std::free);

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
 #include <type_traits>
 
 namespace energy_audit::sun {
@@ -35,22 +36,23 @@ static_assert(std::is_same_v<sunrealtype, double>,
               "the drop-in audit needs SUNDIALS built with double precision");
 
 /// The energies of the program's model, as plain functions over arrays of its n coordinates q
-/// and n velocities v (y = [q, v]: q = y[0..n), v = y[n..2n)). Only T and V are required.
+/// and n velocities v (y = [q, v]: q = y[0..n), v = y[n..2n)). Only T and V are required; the
+/// optional members have default initializers, so `{T, V, P}` compiles clean under -Wextra.
 struct DropInEnergies {
   /// T(q, v, t) [J]
   std::function<double(const double* q, const double* v, double t)> kinetic_energy;
   /// V(q, t) [J]
   std::function<double(const double* q, double t)> potential_energy;
   /// vᵀf(q, v, t), the power of the non-potential forces [W]; empty: 0
-  std::function<double(const double* q, const double* v, double t)> nonpotential_power;
+  std::function<double(const double* q, const double* v, double t)> nonpotential_power = {};
   /// ∂T/∂t at fixed q and v [W]; empty: 0 (T does not depend on t explicitly)
-  std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate;
+  std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate = {};
   /// ∂V/∂t at fixed q [W]; empty: 0
-  std::function<double(const double* q, double t)> potential_energy_rate;
+  std::function<double(const double* q, double t)> potential_energy_rate = {};
   /// The residual of Lagrange's equations of T, V and f at accelerations a: writes ‖M a − r‖∞ to
   /// out[0] and the size of the equations' terms to out[1] (energies_from_model sets it from the
   /// model's templates). Empty: the program's equations are not checked.
-  std::function<void(const double* q, const double* v, const double* a, double t, double* out)> equation_residual;
+  std::function<void(const double* q, const double* v, const double* a, double t, double* out)> equation_residual = {};
 };
 
 /// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a
@@ -118,7 +120,8 @@ class CvodeAudit {
   /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
   double relative_drift() const;
   /// "error" once a CVode call returned a failure flag; "incomplete" before the first audited
-  /// step or after a step that could not be audited; otherwise "pass" when δ_C ≤ threshold (and
+  /// step, after a step that could not be audited, or when diagnosis() found a missing rate;
+  /// otherwise "pass" when δ_C ≤ threshold (and
   /// the equations' relative residual ≤ its threshold, when they are checked), else "fail".
   const char* verdict() const;
   /// With DropInEnergies::equation_residual: sup ‖M a − r‖∞ / sup of the terms' size over the
@@ -132,6 +135,12 @@ class CvodeAudit {
   void set_equation_threshold(double threshold);
   /// verdict() is "pass".
   bool passed() const;
+  /// Empty, or one line naming a missing energy rate: at the first audited states, T (V) given
+  /// without ∂T/∂t (∂V/∂t) is evaluated at t and t + 1e-6 max(1, |t|) s with q and v fixed; a
+  /// change beyond round-off means the model is rheonomic and Z would miss the power of that
+  /// dependence (a drift of δ_C that is not the solution's), so the verdict is "incomplete".
+  /// A dependence on t that starts only after the first 4 audited states is not seen.
+  std::string diagnosis() const;
   long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
   double threshold() const;
   double max_abs_drift() const;    ///< sup |C − C(t0)| [J]

@@ -7,6 +7,25 @@
 ///
 ///     auto audit = energy_audit::sun::make_cvode_audit(MyModel{});
 ///     retval = audit.CVode(cvode_mem, tout, y, &t, CV_NORMAL);
+///
+/// It may be included after the macros of SUNDIALS' examples: the ones among them that Eigen or
+/// the core use as names (T0, T1, ... as times; C3, L as constants) are set aside while this
+/// header is read and restored at its end.
+
+// clang-format off
+#pragma push_macro("T0")
+#undef T0
+#pragma push_macro("T1")
+#undef T1
+#pragma push_macro("T2")
+#undef T2
+#pragma push_macro("T3")
+#undef T3
+#pragma push_macro("C3")
+#undef C3
+#pragma push_macro("L")
+#undef L
+// clang-format on
 
 #include <Eigen/Core>
 #include <energy_audit/energy_flow.hpp>
@@ -60,3 +79,12 @@ CvodeAudit make_cvode_audit(M model, double threshold = 1e-3) {
 }
 
 }  // namespace energy_audit::sun
+
+// clang-format off
+#pragma pop_macro("T0")
+#pragma pop_macro("T1")
+#pragma pop_macro("T2")
+#pragma pop_macro("T3")
+#pragma pop_macro("C3")
+#pragma pop_macro("L")
+// clang-format on
