@@ -209,6 +209,8 @@ ModelEntry make_entry(std::string name, std::string description,
 
 /// The crane3d models (models_crane3d.cpp), which models.cpp appends to its list.
 std::vector<ModelEntry> crane3d_entries();
+/// The container models (models_container.cpp), appended after them.
+std::vector<ModelEntry> container_entries();
 
 /// Every model, in the order of models.cpp.
 const std::vector<ModelEntry>& model_registry();

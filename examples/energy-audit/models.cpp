@@ -19,6 +19,7 @@ const std::vector<ModelEntry>& model_registry() {
         make_entry<MechanismWrong2>("mechanism-wrong2", "mechanism with the sign of MT h beta_dot^2 cos(gamma - beta) flipped"),
     };
     for (ModelEntry& entry : crane3d_entries()) list.push_back(std::move(entry));
+    for (ModelEntry& entry : container_entries()) list.push_back(std::move(entry));
     return list;
   }();
   return models;

@@ -12,6 +12,7 @@
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_check.hpp"
+#include "energy_audit/equation_error.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/extra_outputs.hpp"

@@ -26,6 +26,7 @@
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
+#include "energy_audit/equation_error.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_system.hpp"
 #include "energy_audit/lagrange_terms.hpp"
@@ -55,8 +56,16 @@ class MaggiSystem {
     ConstraintTerms<n, m> constraints;  ///< at (q, v, t), for the sample's drift
   };
 
-  /// The default of singularity_threshold: G_D's smallest pivot below 1e-3 of ‖G‖.
-  static constexpr double default_singularity_threshold = 1e-3;
+  /// The default of singularity_threshold: the model's `static constexpr double
+  /// maggi_singularity_threshold` if it declares one (the condition under which its split stops
+  /// being usable), else G_D's smallest pivot below 1e-3 of ‖G‖.
+  static constexpr double default_singularity_threshold = [] {
+    if constexpr (requires { M::maggi_singularity_threshold; }) {
+      return M::maggi_singularity_threshold;
+    } else {
+      return 1e-3;
+    }
+  }();
 
   /// `independent`: the indices of the n − m velocities that make u, in the order of u.
   /// Throws InvalidArgument unless they are n − m distinct indices of coordinates and the
@@ -113,7 +122,7 @@ class MaggiSystem {
     out.v = velocities_from(at_rest, G_D_inverse, u);
     out.constraints = constraint_terms(model_, q, out.v, t);
     const ConstraintTerms<n, m>& c = out.constraints;
-    const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, out.v, t);
+    const LagrangeTerms<n> lagrange = equations_of_motion(model_, q, out.v, t);
 
     // S = ∂v/∂u: v_I = u, v_D = −G_D⁻¹ G_I u.
     Eigen::Matrix<double, m, k> G_I;

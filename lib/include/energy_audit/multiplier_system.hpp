@@ -13,6 +13,7 @@
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
+#include "energy_audit/equation_error.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_system.hpp"
 #include "energy_audit/lagrange_terms.hpp"
@@ -77,7 +78,7 @@ class MultiplierSystem {
 
   /// Accelerations, multipliers and Ż at one state. Throws Error for a singular G or M.
   Rates rates(const Coordinates& q, const Coordinates& v, double t) const {
-    const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, v, t);
+    const LagrangeTerms<n> lagrange = equations_of_motion(model_, q, v, t);
     const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
     Multipliers level = -c.bias;
     if (baumgarte_) level -= 2 * baumgarte_->alpha * c.psi + baumgarte_->beta * baumgarte_->beta * c.Phi;
@@ -92,7 +93,7 @@ class MultiplierSystem {
 
   DaeTerms dae_terms(const ConstVectorRef& q_in, const ConstVectorRef& v_in, double t) const {
     const Coordinates q = q_in, v = v_in;
-    const LagrangeTerms<n> lagrange = lagrange_terms(model_, q, v, t);
+    const LagrangeTerms<n> lagrange = equations_of_motion(model_, q, v, t);
     const ConstraintTerms<n, m> c = constraint_terms(model_, q, v, t);
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
     return {lagrange.mass, lagrange.rhs, c.G, c.psi, c.bias, c.Phi,

@@ -1,0 +1,23 @@
+// The container entries of the model registry, in a translation unit of their own: each entry
+// compiles the multiplier, Maggi and IDAS forms of a 6-coordinate model with nested automatic
+// differentiation, and apart from models.cpp they build in parallel with it.
+
+// g++ 12's false -Wrestrict in CLI11's header (GCC bug 105329): see models_crane3d.cpp.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include "container.hpp"
+#include "model_registry.hpp"
+
+namespace energy_audit::cli {
+
+std::vector<ModelEntry> container_entries() {
+  using namespace energy_audit::examples;
+  return {
+      make_entry<ContainerLine>("container-line", "seed 000's container on a rope whose end moves on a line (rheonomic constraint)"),
+      make_entry<ContainerCircle>("container-circle", "seed 000's container on a rope whose end moves on a circle"),
+      make_entry<ContainerLineWrong>("container-line-wrong", "container-line with the sign of dV/dphi flipped in its equations"),
+      make_entry<ContainerCircleWrong>("container-circle-wrong", "container-circle with the sign of dV/dphi flipped in its equations"),
+  };
+}
+
+}  // namespace energy_audit::cli
