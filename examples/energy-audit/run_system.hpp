@@ -7,12 +7,14 @@
 #include <exception>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/extra_outputs.hpp>
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/no_observer.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
+
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 #include <energy_audit/sundials/integrate_idas_explicit.hpp>
@@ -108,9 +110,22 @@ void run_sundials(RunOutcome& outcome, const System& system, Integrate&& integra
   }
 }
 
+/// The times at which the model's right-hand side jumps, from its optional `breakpoints()`: the
+/// adaptive solvers restart there.
+template <class System>
+std::vector<double> breakpoints_of(const System& system) {
+  if constexpr (requires { system.model().breakpoints(); }) {
+    const auto times = system.model().breakpoints();
+    return {times.begin(), times.end()};
+  } else {
+    return {};
+  }
+}
+
 template <class System>
 void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
   sun::CvodesOptions options = settings.cvodes;
+  options.breakpoints = breakpoints_of(system);
   options.method = settings.method.multistep;
   if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
   outcome.cvodes = options;
@@ -132,6 +147,7 @@ void run_idas(RunOutcome& outcome, const System& system, Vector& y, const RunSet
   options.quadrature_error_control = settings.cvodes.quadrature_error_control;
   options.form = settings.stabilization == Stabilization::Ggl ? sun::DaeForm::Ggl : sun::DaeForm::Index1;
   if (settings.stabilization == Stabilization::Baumgarte) options.baumgarte = settings.baumgarte;
+  options.breakpoints = breakpoints_of(system);
   outcome.cvodes.z_mode = options.z_mode;
   const Interval& i = outcome.interval;
   run_sundials(outcome, system, [&](auto&& observer) {

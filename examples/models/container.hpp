@@ -40,6 +40,9 @@ struct LinePath {
              {"t3", &P::t3, "stop [s]"}}};
   }
 
+  /// The times at which the rope end's acceleration jumps: the adaptive solvers restart there.
+  std::array<double, 3> breakpoints() const { return {t1, t2, t3}; }
+
   /// The rope end's position A(t) [m].
   template <class S>
   std::array<S, 3> rope_end(const S& t) const {

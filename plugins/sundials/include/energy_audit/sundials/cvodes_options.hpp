@@ -2,6 +2,8 @@
 /// \file
 /// How the CVODES adapter integrates.
 
+#include <vector>
+
 namespace energy_audit::sun {
 
 /// Where Ż is carried: appended to the state (it then takes part in error control), or as a
@@ -21,6 +23,9 @@ struct CvodesOptions {
   double max_step = 0;         ///< 0: unbounded
   ZMode z_mode = ZMode::State;
   bool quadrature_error_control = true;  ///< CVodeSetQuadErrCon, Quadrature mode only
+  /// Times in (t0, t1) at which the right-hand side jumps: CVODES stops at each and restarts
+  /// from the state it reached (breakpoints.hpp).
+  std::vector<double> breakpoints{};
 };
 
 }  // namespace energy_audit::sun

@@ -7,8 +7,10 @@
 /// System: an EnergyFlowSystem (system_concepts.hpp), y = [motion, Z] with Z last (no Z when
 /// carries_energy_flow() is false).
 
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
@@ -29,6 +31,7 @@
 #include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
+#include "energy_audit/sundials/solver_pieces.hpp"
 #include "energy_audit/sundials/sundials_version.hpp"
 
 namespace energy_audit::sun {
@@ -98,7 +101,8 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
 
 /// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
 /// t0 and after every accepted internal step, Z included in both modes, and is told the
-/// interval and how the run ended (run_observer.hpp). Stops at the first step boundary after
+/// interval and how the run ended (run_observer.hpp). At options.breakpoints CVODES stops and
+/// starts again from the state reached (one run for the observer). Stops at the first step boundary after
 /// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure,
 /// InvalidArgument for an interval that adaptive_interval_problem refuses, and rethrows an
 /// exception from the system after CVODES has returned (both failures end as RunEnd::Error).
@@ -109,33 +113,44 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   const bool quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
   detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
-  detail::CvodesSolver solver;
+  // One solver per piece between breakpoints.
+  SolverPieces pieces(t0, t1, options.breakpoints);
+  auto solver = std::make_unique<detail::CvodesSolver>();
   const Index motion_size = y.size() - 1;
+  double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
-  const auto start = [&] {
-    detail::configure(solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t0, t1,
-                      detail::cvodes_rhs<System>, quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem,
-                      options);
+  const auto start_piece = [&](double t_start) {
+    detail::configure(*solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t_start,
+                      pieces.end(), detail::cvodes_rhs<System>,
+                      quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem, options);
   };
-  const auto take_step = [&] {
-    if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
-    const int flag = CVode(solver.memory.get(), t1, solver.y.get(), &t, CV_ONE_STEP);
+  const auto start = [&] { start_piece(t0); };
+  const auto take_piece_step = [&] {
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
+      pieces.begin_next_piece(detail::read_counters(solver->memory.get(), options, solver->z != nullptr));
+      solver = std::make_unique<detail::CvodesSolver>();
+      if (quadrature) z_at_piece_start = y[motion_size];
+      start_piece(t);
+    }
+    if (steps >= options.max_steps) detail::fail(*solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
+    const int flag = CVode(solver->memory.get(), pieces.end(), solver->y.get(), &t, CV_ONE_STEP);
     problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
+    if (flag < 0) detail::fail(*solver, flag, "CVode", problem, options);
     ++steps;
     if (quadrature) {
-      y.head(motion_size) = detail::view(solver.y.get());
+      y.head(motion_size) = detail::view(solver->y.get());
       double t_quadrature = t;
-      const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
-      if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
-      y[motion_size] = NV_Ith_S(solver.z.get(), 0);
+      const int quad_flag = CVodeGetQuad(solver->memory.get(), &t_quadrature, solver->z.get());
+      if (quad_flag < 0) detail::fail(*solver, quad_flag, "CVodeGetQuad", problem, options);
+      y[motion_size] = z_at_piece_start + NV_Ith_S(solver->z.get(), 0);
     } else {
-      y = detail::view(solver.y.get());
+      y = detail::view(solver->y.get());
     }
   };
+  const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {detail::read_counters(solver.memory.get(), options, solver.z != nullptr), t, end};
+  return {pieces.counters(detail::read_counters(solver->memory.get(), options, solver->z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

@@ -11,8 +11,10 @@
 /// from the index-1 saddle-point solve, after checking that Φ and ψ vanish at t0.
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <idas/idas.h>
 
@@ -30,6 +32,7 @@
 #include "energy_audit/sundials/observed_steps.hpp"
 #include "energy_audit/sundials/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
+#include "energy_audit/sundials/solver_pieces.hpp"
 #include "energy_audit/sundials/sundials_version.hpp"
 
 namespace energy_audit::sun {
@@ -131,7 +134,8 @@ double idas_quadrature_z(IdasSolver& solver, const IdasCallbackData& data, const
 /// Integrates y = [q, v, Z] of a multiplier system (y = [q, v] when it does not carry Z) from
 /// t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at t0 and after
 /// every accepted internal step, and is told the interval and how the run ended
-/// (run_observer.hpp). Stops at the first step boundary after `stop` is requested
+/// (run_observer.hpp). At options.breakpoints IDAS stops and starts again from the state reached
+/// (one run for the observer). Stops at the first step boundary after `stop` is requested
 /// (RunEnd::Interrupted). Throws IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on
 /// kinematic constraints, inconsistent initial values or an interval that
 /// adaptive_interval_problem refuses, and rethrows the system's exceptions after IDAS has returned.
@@ -157,42 +161,58 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   problem.baumgarte = options.baumgarte;
   const Index n = layout.n;
 
-  Vector Y = Vector::Zero(layout.size()), Yp = Vector::Zero(layout.size());
-  Y.head(2 * n) = y.head(2 * n);
-  Yp.head(n) = y.segment(n, n);
-  if (layout.ggl) {
-    detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t0), y, t0, Y, Yp);
-  }
-  detail::IdasSolver solver;
+  // One solver per piece between breakpoints.
+  SolverPieces pieces(t0, t1, options.breakpoints);
+  auto solver = std::make_unique<detail::IdasSolver>();
+  double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
-  const auto start = [&] {
-    detail::configure(solver, layout, Y, Yp, t0, t1, detail::idas_residual<System>,
+  // Sets up IDAS at (y, t_start) up to the piece's end: q, v and Z from y, the derivatives and λ
+  // consistent with them (GGL: the saddle-point solve; index 1: IDACalcIC).
+  const auto start_piece = [&](double t_start) {
+    Vector Y = Vector::Zero(layout.size()), Yp = Vector::Zero(layout.size());
+    Y.head(2 * n) = y.head(2 * n);
+    Yp.head(n) = y.segment(n, n);
+    if (layout.z_in_state) Y[layout.z()] = y[2 * n];
+    if (layout.ggl) {
+      detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t_start), y, t_start, Y, Yp);
+    }
+    const double t_end = pieces.end();
+    detail::configure(*solver, layout, Y, Yp, t_start, t_end, detail::idas_residual<System>,
                       z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
     if (layout.ggl) return;
     // IDACalcIC reads tout1 only for the direction and scale of t: its Newton iteration takes a
-    // step of up to 1e-3 (tout1 - t0), so tout1 must not grow with the run (t1 = 2e4 or 1e7 makes
-    // that step far too long to converge). tout1 is where the first step ends: t0 + initial_step
-    // when given, else t0 + 1 (one second, the time scale of the mechanical models audited here);
-    // t1 when that is sooner or when t0 is too large for such a step to move t.
-    double tout1 = std::min(t1, t0 + (options.initial_step > 0 ? options.initial_step : 1.0));
-    if (!adaptive_interval_problem(t0, tout1).empty()) tout1 = t1;
-    const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, tout1);
+    // step of up to 1e-3 (tout1 - t_start), so tout1 must not grow with the run (t1 = 2e4 or 1e7
+    // makes that step far too long to converge). tout1 is where the first step ends:
+    // t_start + initial_step when given, else t_start + 1 (one second, the time scale of the
+    // mechanical models audited here); the piece's end when that is sooner or when t_start is
+    // too large for such a step to move t.
+    double tout1 = std::min(t_end, t_start + (options.initial_step > 0 ? options.initial_step : 1.0));
+    if (!adaptive_interval_problem(t_start, tout1).empty()) tout1 = t_end;
+    const int flag = IDACalcIC(solver->memory.get(), IDA_YA_YDP_INIT, tout1);
     problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
+    if (flag < 0) detail::fail_idas(*solver, flag, "IDACalcIC", problem, options);
   };
-  const auto take_step = [&] {
-    detail::idas_one_step(solver, problem, options, t1, t, steps);
-    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
+  const auto start = [&] { start_piece(t0); };
+  const auto take_piece_step = [&] {
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
+      pieces.begin_next_piece(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr));
+      solver = std::make_unique<detail::IdasSolver>();
+      if (z_as_quadrature) z_at_piece_start = y[2 * n];
+      start_piece(t);
+    }
+    detail::idas_one_step(*solver, problem, options, pieces.end(), t, steps);
+    const Eigen::Map<Vector> Y_now = detail::view(solver->Y.get());
     y.head(2 * n) = Y_now.head(2 * n);
     if (layout.z_in_state) {
       y[2 * n] = Y_now[layout.z()];
     } else if (z_as_quadrature) {
-      y[2 * n] = detail::idas_quadrature_z(solver, problem, options, t);
+      y[2 * n] = z_at_piece_start + detail::idas_quadrature_z(*solver, problem, options, t);
     }
   };
+  const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
+  return {pieces.counters(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

@@ -6,6 +6,7 @@
 /// (integrate_idas.hpp).
 
 #include <algorithm>
+#include <memory>
 
 #include "energy_audit/sundials/integrate_idas.hpp"
 
@@ -44,7 +45,8 @@ int explicit_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, v
 /// t1 afterwards. The observer sees (y, t) at t0 and after every accepted internal step, and is
 /// told the interval and how the run ended; `stop` ends it at a step boundary. Y'(t0) = F(t0, y0),
 /// so no consistent-initial-value computation is needed. Throws IdasFailure on a SUNDIALS
-/// failure and rethrows the system's exceptions after IDAS has returned.
+/// failure and rethrows the system's exceptions after IDAS has returned. At options.breakpoints
+/// IDAS stops and starts again from the state reached (one run for the observer).
 template <EnergyFlowSystem System, class Observer>
   requires(!ResidualSystem<System>) && StateObserver<std::remove_reference_t<Observer>>
 IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
@@ -61,26 +63,38 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   layout.explicit_motion = y.size() - (carries_z ? 1 : 0);
   const Index motion = layout.explicit_motion;
 
-  Vector Y = y.head(layout.size()), Yp(layout.size());
-  if (carries_z && !z_as_quadrature) {
-    system(y, Yp, t0);
-  } else {
-    system.motion_rates(y, Yp, t0);
-  }
-  detail::IdasSolver solver;
+  // One solver per piece between breakpoints; Y'(t) = F(t, y) at each piece's start.
+  SolverPieces pieces(t0, t1, options.breakpoints);
+  auto solver = std::make_unique<detail::IdasSolver>();
+  double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
-  const auto start = [&] {
-    detail::configure(solver, layout, Y, Yp, t0, t1, detail::explicit_residual<System>,
+  const auto start_piece = [&](double t_start) {
+    const Vector Y = y.head(layout.size());
+    Vector Yp(layout.size());
+    if (layout.z_in_state) {
+      system(y, Yp, t_start);
+    } else {
+      system.motion_rates(y, Yp, t_start);
+    }
+    detail::configure(*solver, layout, Y, Yp, t_start, pieces.end(), detail::explicit_residual<System>,
                       z_as_quadrature ? detail::explicit_energy_flow<System> : nullptr, problem, options);
   };
-  const auto take_step = [&] {
-    detail::idas_one_step(solver, problem, options, t1, t, steps);
-    y.head(layout.size()) = detail::view(solver.Y.get());
-    if (z_as_quadrature) y[motion] = detail::idas_quadrature_z(solver, problem, options, t);
+  const auto start = [&] { start_piece(t0); };
+  const auto take_piece_step = [&] {
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
+      pieces.begin_next_piece(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr));
+      solver = std::make_unique<detail::IdasSolver>();
+      if (z_as_quadrature) z_at_piece_start = y[motion];
+      start_piece(t);
+    }
+    detail::idas_one_step(*solver, problem, options, pieces.end(), t, steps);
+    y.head(layout.size()) = detail::view(solver->Y.get());
+    if (z_as_quadrature) y[motion] = z_at_piece_start + detail::idas_quadrature_z(*solver, problem, options, t);
   };
+  const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {detail::read_idas_counters(solver.memory.get(), solver.z != nullptr), t, end};
+  return {pieces.counters(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

@@ -13,6 +13,19 @@ struct SolverCounters {
   long nonlinear_convergence_failures = 0;
   long error_test_failures = 0;
   long quadrature_rhs_evaluations = 0;
+
+  /// Adds the counts of another solver, e.g. of the piece before a restart.
+  SolverCounters& operator+=(const SolverCounters& other) {
+    steps += other.steps;
+    rhs_evaluations += other.rhs_evaluations;
+    jacobian_rhs_evaluations += other.jacobian_rhs_evaluations;
+    jacobian_evaluations += other.jacobian_evaluations;
+    nonlinear_iterations += other.nonlinear_iterations;
+    nonlinear_convergence_failures += other.nonlinear_convergence_failures;
+    error_test_failures += other.error_test_failures;
+    quadrature_rhs_evaluations += other.quadrature_rhs_evaluations;
+    return *this;
+  }
 };
 
 }  // namespace energy_audit::sun

@@ -1,0 +1,150 @@
+// Restarts of the SUNDIALS adapters at breakpoints (solver_pieces.hpp): an oscillator whose
+// force steps on at t_b against its closed form, on CVODES (Z in the state and as a quadrature)
+// and on IDAS; the observer sees t_b as a step's end and one continuous run; and the container on
+// a line, whose rope end's acceleration jumps three times, in the multiplier form on IDAS
+// against Maggi's form on CVODES.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/maggi_system.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/integrate_idas.hpp>
+#include <energy_audit/sundials/integrate_idas_explicit.hpp>
+#include <energy_audit/sundials/solver_pieces.hpp>
+
+#include "container.hpp"
+
+namespace ea = energy_audit;
+namespace sun = energy_audit::sun;
+
+namespace {
+
+/// m q'' + c q' + k q = F0 for t ≥ t_b, 0 before: from q = 1 at rest, a damped oscillation
+/// about 0 until t_b, then about F0 / k. The damper and the force do the work −Z, so Z(t_b) ≠ 0
+/// must be carried across the restart.
+struct SteppedOscillator {
+  static constexpr int dofs = 1;
+  template <class S>
+  using Coordinates = ea::VectorN<S, 1>;
+  static constexpr double m = 2.0, c = 0.4, k = 8.0, F0 = 3.0, t_b = 1.3;
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const { return 0.5 * m * v[0] * v[0]; }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const { return 0.5 * k * q[0] * q[0]; }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>& v, const S& t) const {
+    return Coordinates<S>(-c * v[0] + (t >= t_b ? S(F0) : S(0.0)));
+  }
+
+  static double exact_q(double t) {
+    const double gamma = c / (2 * m), w2 = k / m, wd = std::sqrt(w2 - gamma * gamma);
+    if (t < t_b) return std::exp(-gamma * t) * (std::cos(wd * t) + gamma / wd * std::sin(wd * t));
+    const double before = std::exp(-gamma * t_b) * (std::cos(wd * t_b) + gamma / wd * std::sin(wd * t_b));
+    const double v_b = -std::exp(-gamma * t_b) * (w2 / wd) * std::sin(wd * t_b);
+    const double A = before - F0 / k, B = (v_b + gamma * A) / wd, tau = t - t_b;
+    return F0 / k + std::exp(-gamma * tau) * (A * std::cos(wd * tau) + B * std::sin(wd * tau));
+  }
+};
+
+struct Observed {
+  std::vector<double> times;
+  ea::Audit audit;
+};
+
+template <class Integrate>
+Observed observe(const ea::LagrangeSystem<SteppedOscillator>& system, Integrate&& integrate) {
+  Observed o;
+  auto watcher = ea::watch(system, o.audit);
+  integrate([&](const ea::Vector& y, double t) {
+    o.times.push_back(t);
+    watcher(y, t);
+  });
+  return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(piece_ends_keep_the_breakpoints_inside_the_interval) {
+  BOOST_TEST(sun::piece_ends(0.0, 10.0, {6.0, 2.0, -1.0, 2.0, 10.0, 8.0}) == std::vector<double>({2.0, 6.0, 8.0, 10.0}),
+             boost::test_tools::per_element());
+  BOOST_TEST(sun::piece_ends(0.0, 10.0, {}) == std::vector<double>({10.0}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(cvodes_and_idas_restart_at_a_step_of_the_force) {
+  const ea::LagrangeSystem<SteppedOscillator> system{SteppedOscillator{}};
+  const double t_end = 5.0;
+  for (const sun::ZMode z_mode : {sun::ZMode::State, sun::ZMode::Quadrature}) {
+    for (const bool idas : {false, true}) {
+      BOOST_TEST_CONTEXT((idas ? "IDAS" : "CVODES") << (z_mode == sun::ZMode::State ? ", Z in the state" : ", Z as a quadrature")) {
+        const auto run = [&](std::vector<double> breakpoints, ea::Vector& y) {
+          y = system.initial_state(ea::VectorN<double, 1>(1.0), ea::VectorN<double, 1>(0.0));
+          long error_test_failures = 0;
+          Observed o = observe(system, [&](auto&& observer) {
+            if (idas) {
+              sun::IdasOptions options{.rtol = 1e-10, .atol = 1e-12, .z_mode = z_mode, .breakpoints = breakpoints};
+              error_test_failures = sun::integrate_idas(system, y, 0.0, t_end, observer, options).counters.error_test_failures;
+            } else {
+              sun::CvodesOptions options{.rtol = 1e-10, .atol = 1e-12, .z_mode = z_mode, .breakpoints = breakpoints};
+              error_test_failures = sun::integrate_cvodes(system, y, 0.0, t_end, observer, options).counters.error_test_failures;
+            }
+          });
+          return std::pair{std::move(o), error_test_failures};
+        };
+        ea::Vector restarted, stepped_across;
+        const auto [with, with_failures] = run({SteppedOscillator::t_b}, restarted);
+        const auto [without, without_failures] = run({}, stepped_across);
+        // t_b is the end of a step, seen once; the run is one run from 0 to t_end.
+        BOOST_TEST(std::count(with.times.begin(), with.times.end(), SteppedOscillator::t_b) == 1);
+        BOOST_TEST(with.times.front() == 0.0);
+        BOOST_TEST(with.times.back() == t_end);
+        BOOST_TEST(std::is_sorted(with.times.begin(), with.times.end()));
+        BOOST_TEST(with.audit.accepted_steps() == with.times.size());
+        // Accurate to the tolerance against the closed form, Z carried across t_b.
+        BOOST_TEST(std::abs(restarted[0] - SteppedOscillator::exact_q(t_end)) < 1e-8);
+        BOOST_TEST(with.audit.relative_drift() < 1e-8);
+        BOOST_TEST_MESSAGE("error-test failures: " << with_failures << " with the restart, " << without_failures
+                                                   << " without; error at t_end "
+                                                   << restarted[0] - SteppedOscillator::exact_q(t_end) << " with, "
+                                                   << stepped_across[0] - SteppedOscillator::exact_q(t_end) << " without");
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_container_on_a_line_restarted_on_idas_agrees_with_maggi_on_cvodes) {
+  using ea::examples::ContainerLine;
+  const ContainerLine model;
+  const auto start = model.initial_state();
+  const auto breakpoints = model.breakpoints();
+  const std::vector<double> times(breakpoints.begin(), breakpoints.end());
+  const double t_end = ContainerLine::interval.t_end;
+
+  const ea::MultiplierSystem<ContainerLine> multipliers(model);
+  ea::Vector y_idas = multipliers.initial_state(start.q, start.v);
+  ea::Audit idas_audit;
+  sun::integrate_idas(multipliers, y_idas, 0.0, t_end, ea::watch(multipliers, idas_audit),
+                      sun::IdasOptions{.rtol = 1e-10, .atol = 1e-12, .breakpoints = times});
+
+  const ea::MaggiSystem<ContainerLine> maggi(model, {0, 1, 3, 4, 5});
+  ea::Vector y_cvodes = maggi.initial_state(start.q, start.v);
+  ea::Audit cvodes_audit;
+  sun::integrate_cvodes(maggi, y_cvodes, 0.0, t_end, ea::watch(maggi, cvodes_audit),
+                        sun::CvodesOptions{.rtol = 1e-10, .atol = 1e-12, .breakpoints = times});
+
+  const double gap = (y_idas.head<6>() - y_cvodes.head<6>()).cwiseAbs().maxCoeff();
+  BOOST_TEST_MESSAGE("container-line: max |q_idas - q_cvodes| = " << gap << ", delta_C " << idas_audit.relative_drift()
+                                                                   << " and " << cvodes_audit.relative_drift());
+  BOOST_TEST(gap < 1e-6);
+  BOOST_TEST(idas_audit.relative_drift() < 1e-7);
+  BOOST_TEST(cvodes_audit.relative_drift() < 1e-7);
+  BOOST_TEST(idas_audit.passed());
+  BOOST_TEST(cvodes_audit.passed());
+}
