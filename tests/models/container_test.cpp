@@ -12,6 +12,7 @@
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/energy_terms.hpp>
+#include <energy_audit/equation_error.hpp>
 #include <energy_audit/error.hpp>
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/maggi_system.hpp>
@@ -159,6 +160,9 @@ BOOST_AUTO_TEST_CASE(maggi_and_multipliers_converge_together_on_the_line) {
 
 BOOST_AUTO_TEST_CASE(the_wrong_twins_fail_where_the_models_pass) {
   // Seed 000's method and step: Runge-Kutta-Gill at h = 0.04, Maggi's form.
+  // The equation check sees the twins' accelerations and multipliers against Lagrange's
+  // equations of T and V with the constraint force: the correct models are not checked (their
+  // equations are derived), the twins fail it.
   const auto delta_C = [](auto model) {
     using Model = decltype(model);
     const ea::MaggiSystem<Model> system(model, {0, 1, 3, 4, 5});
@@ -167,6 +171,14 @@ BOOST_AUTO_TEST_CASE(the_wrong_twins_fail_where_the_models_pass) {
     ea::FixedStepper gill(ea::methods::Rkg{});
     ea::Audit audit;
     ea::integrate_const(gill, system, y, Model::interval.t0, Model::interval.t_end, 0.04, ea::watch(system, audit));
+    const ea::EquationCheck& equations = audit.equation_check();
+    if constexpr (ea::HasEquationError<Model>) {
+      BOOST_TEST(equations.checked_steps() > 0u);
+      BOOST_TEST(equations.relative_residual() > 1e-4);  // the threshold is 1e-8
+      BOOST_TEST(!equations.passed());
+    } else {
+      BOOST_TEST(equations.checked_steps() == 0u);
+    }
     return audit.relative_drift();
   };
   const double line = delta_C(ContainerLine{}), line_wrong = delta_C(ContainerLineWrong{});

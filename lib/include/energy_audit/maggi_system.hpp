@@ -27,6 +27,7 @@
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_error.hpp"
+#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_system.hpp"
 #include "energy_audit/lagrange_terms.hpp"
@@ -51,6 +52,7 @@ class MaggiSystem {
   struct Rates {
     Coordinates v;       ///< all velocities, S u + s
     Independent u_dot;
+    Coordinates a;       ///< all accelerations, S u̇ + the constraints' part
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
     ConstraintTerms<n, m> constraints;  ///< at (q, v, t), for the sample's drift
@@ -141,8 +143,8 @@ class MaggiSystem {
     if (!solve_positive_definite(reduced_mass, reduced_force, out.u_dot)) {
       throw Error("Maggi's form: the reduced mass matrix S'MS is not positive definite at t = " + to_text(t));
     }
-    const Coordinates a = S * out.u_dot + c_a;
-    const Coordinates constraint_force = lagrange.mass * a - lagrange.rhs;  // = Gᵀλ
+    out.a = S * out.u_dot + c_a;
+    const Coordinates constraint_force = lagrange.mass * out.a - lagrange.rhs;  // = Gᵀλ
     Multipliers force_D;
     for (int d = 0; d < m; ++d) force_D[d] = constraint_force[dependent_[d]];
     out.lambda = G_D_inverse.transpose() * force_D;
@@ -181,6 +183,22 @@ class MaggiSystem {
     const Rates r = rates(q, u, t);
     u_dot = r.u_dot;
     z_dot = carries_energy_flow() ? r.z_dot : 0.0;
+  }
+
+  /// A model with an equation_error is integrated with other equations than Lagrange's of its T,
+  /// V and f: its accelerations and multipliers are then checked against those, as hand-derived
+  /// accelerations are (audit.hpp's EquationCheckedSystem). Derived equations need no check.
+  bool checks_equations() const { return HasEquationError<M>; }
+
+  /// The residual of M a = r + Gᵀλ, with r from Lagrange's terms alone, at y = [q, u, ...].
+  EquationResidual equation_residual(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>();
+    const Rates r = rates(q, y.template segment<k>(n), t);
+    return energy_audit::equation_residual(model_, q, r.v, r.a, r.lambda, t);
+  }
+  EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& /*dydt*/,
+                                                double t) const {
+    return equation_residual(y, t);  // λ is not among the rates
   }
 
   /// The energies at (q, v(q, u)); the sample's second half is u. The multipliers are reported

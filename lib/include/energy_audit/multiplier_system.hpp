@@ -14,6 +14,7 @@
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_error.hpp"
+#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_system.hpp"
 #include "energy_audit/lagrange_terms.hpp"
@@ -90,6 +91,22 @@ class MultiplierSystem {
   }
 
   static constexpr bool holonomic() { return HolonomicConstraints<M>; }
+
+  /// A model with an equation_error is integrated with other equations than Lagrange's of its T,
+  /// V and f: its accelerations and multipliers are then checked against those, as hand-derived
+  /// accelerations are (audit.hpp's EquationCheckedSystem). Derived equations need no check.
+  bool checks_equations() const { return HasEquationError<M>; }
+
+  /// The residual of M a = r + Gᵀλ, with r from Lagrange's terms alone, at y = [q, v, ...].
+  EquationResidual equation_residual(const ConstVectorRef& y, double t) const {
+    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
+    const Rates r = rates(q, v, t);
+    return energy_audit::equation_residual(model_, q, v, r.a, r.lambda, t);
+  }
+  EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& /*dydt*/,
+                                                double t) const {
+    return equation_residual(y, t);  // λ is not among the rates
+  }
 
   DaeTerms dae_terms(const ConstVectorRef& q_in, const ConstVectorRef& v_in, double t) const {
     const Coordinates q = q_in, v = v_in;
