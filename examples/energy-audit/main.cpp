@@ -28,6 +28,7 @@
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
+#include "reproduce.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
 
@@ -528,6 +529,68 @@ struct CompareCommand {
   }
 };
 
+/// `reproduce seed000`: the rows of a source paper's table that a model here corresponds to,
+/// run and set beside the paper's values (reproduce.hpp).
+struct ReproduceCommand {
+  std::string paper, csv, json, plots;
+  CLI::Option *csv_option = nullptr, *json_option = nullptr, *plots_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    command.add_option("paper", paper, "the paper whose table to reproduce: seed000")
+        ->required()
+        ->check(CLI::IsMember({"seed000"}));
+    csv_option = command.add_option("--csv", csv, "write the table to FILE");
+    json_option = command.add_option("--json", json, "write the table to FILE as JSON");
+    plots_option = command.add_option("--plots", plots, "draw the figures as DIR/fig2.png ... DIR/fig8.png (gnuplot)")
+                       ->check(CLI::ExistingDirectory);
+  }
+
+  int execute() const {
+    const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0,
+               want_plots = plots_option->count() > 0;
+    const std::vector<std::string> figures = want_plots ? seed000_figure_paths(plots) : std::vector<std::string>{};
+    std::vector<std::pair<std::string, std::string>> outputs{{"--csv", csv}, {"--json", json}};
+    if (want_csv) check_output_path("--csv", csv);
+    if (want_json) check_output_path("--json", json);
+    for (const std::string& figure : figures) {
+      check_output_path("--plots", figure);
+      outputs.emplace_back("--plots", figure);
+    }
+    check_distinct_outputs(outputs);
+    if (want_plots) require_gnuplot("--plots");
+    std::optional<OutputFile> csv_file, json_file;
+    if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
+    if (want_json) json_file.emplace(json), remove_previous_output(json);
+    for (const std::string& figure : figures) remove_previous_output(figure);
+    install_interruption_handlers();
+
+    const std::vector<PaperRun>& runs = seed000_runs();
+    const std::vector<ReproducedRun> rows = reproduce(runs, &interruption_request());
+    std::cout << "seed 000, Table 1: paper's delta_C beside ours (pass: delta_C <= 1e-3)\n";
+    print_reproduction(std::cout, rows);
+    bool all_finished = rows.size() == runs.size();
+    for (const ReproducedRun& row : rows) all_finished = all_finished && row.run.finished();
+    if (rows.size() < runs.size()) {
+      std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
+    }
+    std::cout.flush();
+    if (want_plots && all_finished) plot_seed000_figures(figures, rows);
+    if (csv_file) {
+      write_reproduction_csv(*csv_file, rows);
+      csv_file->commit();
+    }
+    if (json_file) {
+      write_reproduction_json(*json_file, rows);
+      json_file->commit();
+    }
+    if (!all_finished) {
+      if (want_plots) std::cerr << "energy-audit: not every run finished: the figures were not drawn\n";
+      return exit_status(exit_failure);
+    }
+    return exit_finished;
+  }
+};
+
 /// The first argument when it is not a command (nor an option): CLI11 would only say that a
 /// command is required.
 std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
@@ -556,6 +619,8 @@ int main(int argc, char** argv) {
   run.add_to(*app.add_subcommand("run", "integrate one model with one method and audit it"));
   CompareCommand compare;
   compare.add_to(*app.add_subcommand("compare", "audit one model over several methods and steps"));
+  ReproduceCommand reproduce;
+  reproduce.add_to(*app.add_subcommand("reproduce", "run the rows of a source paper's table beside its values"));
 
   try {
     app.parse(argc, argv);
@@ -566,7 +631,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, reproduce)\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -576,6 +641,7 @@ int main(int argc, char** argv) {
   try {
     if (list->parsed()) return list_command();
     if (app.got_subcommand("run")) return run.execute();
+    if (app.got_subcommand("reproduce")) return reproduce.execute();
     return compare.execute();
   } catch (const UsageError& e) {
     remove_previous_outputs(app);

@@ -429,4 +429,31 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
   run_gnuplot(script, png);
 }
 
+void plot_time_series(OutputFile& png, const std::string& title, const std::vector<TimeSeriesPanel>& panels) {
+  std::string script = terminal(1000, std::max(500, 330 * static_cast<int>(panels.size()))) +
+                       "set grid\nset key outside right\nset format x '%g'\nset format y '%g'\nset xlabel 't [s]'\n" +
+                       "set multiplot layout " + std::to_string(panels.size()) + ",1 title " + literal(title) + "\n";
+  std::size_t block = 0;
+  for (const TimeSeriesPanel& panel : panels) {
+    std::string data, plot;
+    for (std::size_t k = 0; k < panel.series.size(); ++k) {
+      const std::string name = "$s" + std::to_string(block++);
+      data += name + " << EOD\n";
+      bool any = false;
+      for (const auto& [t, value] : panel.series[k].points) {
+        if (!std::isfinite(t) || !std::isfinite(value)) continue;
+        data += number(t) + " " + number(value) + "\n";
+        any = true;
+      }
+      data += "EOD\n";
+      if (!any) throw Error("nothing to plot in '" + panel.title + "': " + panel.series[k].label + " has no finite point");
+      plot += (k ? ", " : "plot ") + name + " with lines " + line_style(k) + " lw 1.5 title " +
+              literal(panel.series[k].label);
+    }
+    script += data + "set title " + literal(panel.title) + "\nset ylabel " + literal(panel.y_label) + "\n" + plot + "\n";
+  }
+  script += "unset multiplot\n";
+  run_gnuplot(script, png);
+}
+
 }  // namespace energy_audit::cli

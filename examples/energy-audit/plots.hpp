@@ -50,4 +50,22 @@ void plot_work_precision(OutputFile& png, const std::string& model, const std::v
 /// has a value > 0 or gnuplot fails; `png` is left uncommitted.
 void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves);
 
+/// One curve of a time-series panel: (t, value) in time order.
+struct TimeSeries {
+  std::string label;
+  std::vector<std::pair<double, double>> points;
+};
+
+/// Curves against t on linear axes, under a title and a y label.
+struct TimeSeriesPanel {
+  std::string title;
+  std::string y_label;
+  std::vector<TimeSeries> series;
+};
+
+/// The panels stacked in one column under `title`, t [s] on each x axis; non-finite points are
+/// left out. Throws energy_audit::Error when a panel has nothing to draw or gnuplot fails; `png`
+/// is left uncommitted.
+void plot_time_series(OutputFile& png, const std::string& title, const std::vector<TimeSeriesPanel>& panels);
+
 }  // namespace energy_audit::cli

@@ -139,7 +139,9 @@ BOOST_AUTO_TEST_CASE(an_unknown_command_is_named_with_the_commands) {
   BOOST_TEST(r.status == 2);
   BOOST_TEST(line_count(r.err) == 1u, r.err);
   BOOST_TEST(r.err.find("'bogus'") != std::string::npos, r.err);
-  for (const char* command : {"list", "run", "compare"}) BOOST_TEST(r.err.find(command) != std::string::npos, command);
+  for (const char* command : {"list", "run", "compare", "reproduce"}) {
+    BOOST_TEST(r.err.find(command) != std::string::npos, command);
+  }
 }
 
 // Every option is either used by the run or refused, naming the option and why.
@@ -813,4 +815,30 @@ BOOST_AUTO_TEST_CASE(a_long_history_streams_to_disk_in_bounded_memory) {
   BOOST_TEST(fs::file_size(dir / "long.csv") > 112'000'000u);
   BOOST_TEST(long_run_kib - short_run_kib < 5'000, long_run_kib << " KiB against " << short_run_kib << " KiB");
   fs::remove(dir / "long.csv");
+}
+
+// reproduce seed000: every run of the paper's table beside its value, as a table, CSV and JSON;
+// the wrong twins fail where the models pass; an unknown paper is a usage error.
+BOOST_AUTO_TEST_CASE(reproduce_seed000_sets_our_delta_c_beside_the_papers) {
+  const fs::path csv = scratch_dir() / "seed000.csv", json = scratch_dir() / "seed000.json";
+  const Result r = energy_audit("reproduce seed000 --csv " + csv.string() + " --json " + json.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("container-circle-wrong") != std::string::npos, r.out);
+  const auto table = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(table["paper"] == "seed000");
+  const auto& runs = table["runs"];
+  BOOST_TEST_REQUIRE(runs.size() == 10u);
+  BOOST_TEST(lines_of(read_file(csv)).size() == 11u);
+  for (const auto& run : runs) {
+    const std::string model = run["model"];
+    const bool wrong = model.find("wrong") != std::string::npos;
+    BOOST_TEST(run["verdict"] == (wrong ? "fail" : "pass"), model);
+    BOOST_TEST((run["delta_C"].get<double>() > 1e-3) == wrong, model);
+    // The crane's three values of Fig. 4 belong to no stated step: not attributed.
+    BOOST_TEST(run["paper_value"].is_null() == (model == "crane3d"), model);
+  }
+  BOOST_TEST(runs[0]["model"] == "mechanism");
+  BOOST_TEST(runs[0]["paper_value"].get<double>() == 1.1e-4);
+  expect_usage_error("reproduce seed999", "seed999");
+  expect_usage_error("reproduce seed000 --plots " + (scratch_dir() / "no-such-dir").string(), "--plots");
 }
