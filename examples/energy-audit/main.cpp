@@ -352,7 +352,7 @@ struct RunCommand {
     settings.stop = &interruption_request();
 
     const RunOutcome run = run_model(entry, setup, settings);
-    print_summary(std::cout, run);
+    print_summary(std::cout, entry, run);
     std::cout.flush();
     std::vector<std::string> written;
     if (csv_file) {

@@ -29,6 +29,9 @@ struct ModelEntry {
   std::vector<std::string> parameter_names;
   std::vector<std::string> initial_value_names;
   std::vector<std::string> multiplier_names;  ///< empty unless a multiplier model
+  /// Multipliers of constraints that can only pull or only push (a rope, a contact): a change of
+  /// sign means the constraint would let go, and the summary says when.
+  std::vector<std::string> one_sided_multipliers;
   std::vector<std::string> independent_velocities;  ///< Maggi's form by default (may be empty)
   Interval interval;
 
@@ -153,6 +156,9 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   if constexpr (MultiplierModel<M>) {
     if constexpr (requires { M::independent_velocities(); }) {
       for (auto velocity : M::independent_velocities()) entry.independent_velocities.emplace_back(velocity);
+    }
+    if constexpr (requires { M::one_sided_multipliers(); }) {
+      for (auto multiplier : M::one_sided_multipliers()) entry.one_sided_multipliers.emplace_back(multiplier);
     }
     if constexpr (requires { M::multiplier_names(); }) {
       for (auto multiplier : M::multiplier_names()) entry.multiplier_names.emplace_back(multiplier);

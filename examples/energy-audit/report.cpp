@@ -107,7 +107,7 @@ Json final_state_json(const ModelEntry& model, const RunOutcome& run, const Hist
 
 }  // namespace
 
-void print_summary(std::ostream& out, const RunOutcome& run) {
+void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run) {
   out << "model      " << run.model << "\n"
       << "form       " << form_name(run.form) << "\n"
       << "method     " << run.method.name << "\n";
@@ -132,6 +132,17 @@ void print_summary(std::ostream& out, const RunOutcome& run) {
     out << "constraint max |Phi| " << format("%.3e", d.position) << ", max |G v + g| " << format("%.3e", d.velocity)
         << " (threshold " << format("%g", run.audit->drift_threshold()) << ", stabilization "
         << stabilization_name(run.stabilization) << ")\n";
+  }
+  if (run.audit) {  // a rope's multiplier that changes sign would have to push: the rope goes slack
+    const std::vector<double>& changes = run.audit->multiplier_sign_changes();
+    for (std::size_t k = 0; k < changes.size() && k < model.multiplier_names.size(); ++k) {
+      const std::string& name = model.multiplier_names[k];
+      if (std::isnan(changes[k]) || std::ranges::find(model.one_sided_multipliers, name) == model.one_sided_multipliers.end()) {
+        continue;
+      }
+      out << "slack      " << name << " changes sign first at t = " << format("%g", changes[k])
+          << ": the constraint would have to push where it can only pull (or the reverse)\n";
+    }
   }
   out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n";
   if (run.audit && run.audit->equation_check().checked_steps() > 0) {
@@ -207,6 +218,16 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
       j["max_constraint_drift"] = nullptr;
     }
     j["drift_threshold"] = audit ? Json(audit->drift_threshold()) : Json(nullptr);
+    if (audit) {
+      Json changes = Json::object();
+      for (std::size_t k = 0; k < model.multiplier_names.size(); ++k) {
+        const double t = k < audit->multiplier_sign_changes().size() ? audit->multiplier_sign_changes()[k] : NAN;
+        changes[model.multiplier_names[k]] = std::isnan(t) ? Json(nullptr) : Json(t);
+      }
+      j["multiplier_sign_changes"] = changes;
+    } else {
+      j["multiplier_sign_changes"] = nullptr;
+    }
   }
   j["C0"] = audit ? Json(audit->initial_control()) : Json(nullptr);
   j["max_abs_dC"] = audit ? Json(audit->max_abs_drift()) : Json(nullptr);

@@ -15,7 +15,7 @@
 
 namespace energy_audit::cli {
 
-void print_summary(std::ostream& out, const RunOutcome& run);
+void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run);
 /// The run record as one JSON object (README "Command line"); non-finite numbers are null.
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
 

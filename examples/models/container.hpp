@@ -111,6 +111,8 @@ struct Container : Path {
     return {"xB", "yB", "zB", "psi", "theta", "phi"};
   }
   static constexpr std::array<std::string_view, constraints> multiplier_names() { return {"lambda"}; }
+  /// The rope can only pull (λ < 0): a λ that turns positive means the rope would go slack.
+  static constexpr std::array<std::string_view, constraints> one_sided_multipliers() { return {"lambda"}; }
   /// Maggi's form by default: every velocity but żB, which the rope determines.
   static constexpr std::array<std::string_view, dofs - constraints> independent_velocities() {
     return {"xB", "yB", "psi", "theta", "phi"};

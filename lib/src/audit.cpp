@@ -68,6 +68,21 @@ void Audit::record_constraint_drift(const ConstraintDrift& drift) {
   if (std::isnan(sup.velocity) || drift.velocity > sup.velocity) sup.velocity = drift.velocity;
 }
 
+void Audit::record_multiplier_signs(const Vector& multipliers, double t) {
+  const auto sign = [](double x) { return (x > 0) - (x < 0); };
+  if (initial_multiplier_signs_.empty()) {  // the first sample
+    for (const double lambda : multipliers) initial_multiplier_signs_.push_back(sign(lambda));
+    multiplier_sign_changes_.assign(initial_multiplier_signs_.size(), std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  for (std::size_t i = 0; i < multiplier_sign_changes_.size(); ++i) {
+    const int initial = initial_multiplier_signs_[i];
+    if (std::isnan(multiplier_sign_changes_[i]) && initial != 0 && sign(multipliers[static_cast<Index>(i)]) != initial) {
+      multiplier_sign_changes_[i] = t;
+    }
+  }
+}
+
 void Audit::flush_history() {
   if (last_row_stored_ && history_.rows() > 0) {  // the sink takes the stored copy: keep our own
     const std::span<const double> row = history_.row(history_.rows() - 1);

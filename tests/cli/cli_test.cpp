@@ -842,3 +842,16 @@ BOOST_AUTO_TEST_CASE(reproduce_seed000_sets_our_delta_c_beside_the_papers) {
   expect_usage_error("reproduce seed999", "seed999");
   expect_usage_error("reproduce seed000 --plots " + (scratch_dir() / "no-such-dir").string(), "--plots");
 }
+
+// A rope that would go slack is reported with its time, in the summary and the JSON.
+BOOST_AUTO_TEST_CASE(a_slack_rope_is_reported) {
+  const fs::path json = scratch_dir() / "slack.json";
+  const Result r = energy_audit("run container-line --method rk4 --step 0.005 --set a=20 --json " + json.string());
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("slack      lambda changes sign first at t = 2:") != std::string::npos, r.out);
+  BOOST_TEST(nlohmann::json::parse(read_file(json))["multiplier_sign_changes"]["lambda"] == 2.0);
+  const Result taut = energy_audit("run container-line --form maggi --method rkg --step 0.04");
+  BOOST_TEST(taut.out.find("slack") == std::string::npos, taut.out);
+  // A pin's forces change sign freely: not reported as slack.
+  BOOST_TEST(energy_audit("run crane-dae").out.find("slack") == std::string::npos);
+}

@@ -205,3 +205,33 @@ BOOST_AUTO_TEST_CASE(maggi_stops_when_the_rope_swings_near_the_horizontal) {
                                  text.find("below 0.1 of |G|") != std::string::npos;
                         });
 }
+
+// A rope end that accelerates at 20 m/s² and stops accelerating at t1 = 2 s throws the load
+// ahead of it: the rope would have to push, λ turns positive, and the audit says when; the
+// seed's own motion keeps the rope taut.
+BOOST_AUTO_TEST_CASE(a_rope_that_would_go_slack_is_reported_with_its_time) {
+  const auto first_sign_change = [](const ContainerLine& model) {
+    const ea::MultiplierSystem<ContainerLine> system(model);
+    const auto start = model.initial_state();
+    ea::Vector y = system.initial_state(start.q, start.v);
+    ea::FixedStepper rk4(ea::methods::Rk4{});
+    ea::Audit audit;
+    ea::integrate_const(rk4, system, y, 0.0, 20.0, 0.005, ea::watch(system, audit));
+    // The first stored row with λ > 0, read off the history.
+    const ea::History& history = audit.history();
+    const std::size_t lambda = audit.layout().multiplier_offset();
+    double first_positive = std::nan("");
+    for (std::size_t i = 0; i < history.rows() && std::isnan(first_positive); ++i) {
+      if (history.row(i)[lambda] > 0) first_positive = history.row(i)[0];
+    }
+    BOOST_TEST_REQUIRE(audit.multiplier_sign_changes().size() == 1u);
+    const double reported = audit.multiplier_sign_changes()[0];
+    BOOST_TEST((std::isnan(reported) == std::isnan(first_positive)));
+    if (!std::isnan(reported)) BOOST_TEST(reported == first_positive);
+    return reported;
+  };
+  ContainerLine hard;
+  hard.a = 20.0;
+  BOOST_TEST(first_sign_change(hard) == 2.0);
+  BOOST_TEST(std::isnan(first_sign_change(ContainerLine{})));
+}

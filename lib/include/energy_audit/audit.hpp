@@ -92,6 +92,10 @@ class Audit {
   std::optional<ConstraintDrift> max_constraint_drift() const { return max_constraint_drift_; }
   /// Whether the constraint drift is within drift_threshold (true without constraints).
   bool constraint_drift_within_threshold() const;
+  /// For each multiplier (multiplier models; empty otherwise), the first time its sign differed
+  /// from its sign at t0, NaN while it has not and for one that was 0 at t0. A rope's multiplier
+  /// that changes sign means the rope would have to push: it goes slack there.
+  const std::vector<double>& multiplier_sign_changes() const { return multiplier_sign_changes_; }
 
   /// Hands the rows held to the row sink (AuditOptions::row_sink), if any; last_row() stays.
   void flush_history();
@@ -113,6 +117,7 @@ class Audit {
  private:
   void start(const EnergySample& sample);  ///< the first sample: C(t0) and the row layout
   void record_constraint_drift(const ConstraintDrift& drift);
+  void record_multiplier_signs(const Vector& multipliers, double t);
   bool should_store(double t);
   bool reached_output_time(double t);
 
@@ -123,6 +128,8 @@ class Audit {
   bool last_row_stored_ = false;
   std::size_t steps_to_next_store_ = 0;  ///< with store_every: steps left before the next stored one
   std::optional<ConstraintDrift> max_constraint_drift_;
+  std::vector<int> initial_multiplier_signs_;
+  std::vector<double> multiplier_sign_changes_;
   EquationCheck equation_check_;
   std::size_t steps_to_next_equation_check_ = 0;
   std::size_t accepted_steps_ = 0;
@@ -146,6 +153,7 @@ class Audit {
   const double scale = std::max(std::max(std::abs(e.E()), std::abs(e.T)), std::abs(e.V));
   if (scale > energy_scale_) energy_scale_ = scale;
   if (sample.constraint_drift) record_constraint_drift(*sample.constraint_drift);
+  if (sample.multipliers) record_multiplier_signs(*sample.multipliers, sample.t);
   ++accepted_steps_;
   t_reached_ = sample.t;
 
