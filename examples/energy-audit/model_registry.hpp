@@ -39,6 +39,9 @@ struct ModelEntry {
   /// Whether the model's hand-derived accelerations are run in Lagrange's form, where the
   /// equation check applies.
   bool has_hand_accelerations = false;
+  /// Whether the model carries an equation_error (equation_error.hpp), which its multiplier and
+  /// Maggi forms integrate and the equation check then measures.
+  bool has_equation_error = false;
 
   /// The model's extra outputs (extra_outputs.hpp), written after the standard columns and in
   /// the JSON record; empty when it has none.
@@ -50,7 +53,10 @@ struct ModelEntry {
       extra_output_function;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
-  bool checks_equations(Form form) const { return has_hand_accelerations && form == Form::Lagrange; }
+  bool checks_equations(Form form) const {
+    return (has_hand_accelerations && form == Form::Lagrange) ||
+           (has_equation_error && (form == Form::Multipliers || form == Form::Maggi));
+  }
   /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
   /// value outside its domain.
   std::function<void(const ModelSetup&)> check_setup;
@@ -151,6 +157,7 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   entry.interval = M::interval;
   entry.has_hand_accelerations =
       !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
+  entry.has_equation_error = MultiplierModel<M> && HasEquationError<M>;
   entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
                                    : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {
