@@ -93,12 +93,13 @@ struct CommonOptions {
   double threshold = 1e-3;
   double drift_threshold = AuditOptions{}.drift_threshold;
   Stabilization stabilize = Stabilization::None;
+  PiecePhase phase = PiecePhase::Right;
   std::array<double, 2> baumgarte{5.0, 5.0};
   bool no_equation_check = false;
   std::size_t equation_check_every = AuditOptions{}.equation_check_every;
   double equation_threshold = AuditOptions{}.equation_threshold;
   bool fail_on_verdict = false;
-  CLI::Option *form_option = nullptr, *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
+  CLI::Option *form_option = nullptr, *phase_option = nullptr, *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
               *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr, *no_equation_check_option = nullptr,
               *equation_check_every_option = nullptr, *equation_threshold_option = nullptr;
 
@@ -133,6 +134,10 @@ struct CommonOptions {
                                            {"baumgarte", Stabilization::Baumgarte},
                                            {"ggl", Stabilization::Ggl}}))
         ->default_str("none");
+    phase_option = command.add_option("--phase", phase,
+                                      "models with an excitation in pieces (container-line): right|midpoint, the "
+                                      "piece each stage of a fixed step takes (default: right)")
+                       ->transform(choice<PiecePhase>({{"right", PiecePhase::Right}, {"midpoint", PiecePhase::Midpoint}}));
     baumgarte_option = command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
                            ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
     no_equation_check_option = command.add_flag(
@@ -156,6 +161,7 @@ struct CommonOptions {
     if (form_option->count() > 0) r.form = form;
     r.independent = independent;
     if (t_end_option->count() > 0) r.t_end = t_end;
+    if (phase_option->count() > 0) r.phase = phase;
     r.audit.threshold = threshold;
     r.audit.drift_threshold = drift_threshold;
     r.audit.equation_check_every = no_equation_check ? 0 : equation_check_every;

@@ -42,6 +42,9 @@ struct ModelEntry {
   /// Whether the model carries an equation_error (equation_error.hpp), which its multiplier and
   /// Maggi forms integrate and the equation check then measures.
   bool has_equation_error = false;
+  /// Whether the model has an excitation in pieces whose sampling by a fixed step --phase chooses
+  /// (a `PiecePhase phase` member, step_aware.hpp).
+  bool has_phase = false;
 
   /// The model's extra outputs (extra_outputs.hpp), written after the standard columns and in
   /// the JSON record; empty when it has none.
@@ -66,6 +69,12 @@ struct ModelEntry {
 };
 
 namespace detail {
+
+/// A model whose fixed-step sampling of its pieces --phase sets.
+template <class M>
+concept HasPiecePhase = requires(M& model) {
+  { model.phase } -> std::same_as<PiecePhase&>;
+};
 
 template <class Members>
 std::vector<std::string> names_of(const Members& members) {
@@ -158,6 +167,7 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   entry.has_hand_accelerations =
       !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
   entry.has_equation_error = MultiplierModel<M> && HasEquationError<M>;
+  entry.has_phase = detail::HasPiecePhase<M>;
   entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
                                    : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {
@@ -182,7 +192,11 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   }
   entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
   entry.run = [name, source, prototype](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
-    const M model = detail::configured<M>(setup, name, prototype);
+    M model = detail::configured<M>(setup, name, prototype);
+    if constexpr (detail::HasPiecePhase<M>) {
+      if (settings.phase) model.phase = *settings.phase;
+      outcome.phase = model.phase;
+    }
     if constexpr (HasExtraOutputs<M>) {
       constexpr auto names = M::extra_output_names();
       if (outcome.audit) outcome.extra_outputs.emplace(std::vector<std::string>(names.begin(), names.end()));

@@ -118,6 +118,7 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
   } else {
     out << "step       " << format("%g", run.step) << "\n";
   }
+  if (run.phase) out << "phase      " << phase_name(*run.phase) << "\n";
   out << "interval   [" << format("%g", run.interval.t0) << ", " << format("%g", run.interval.t_end) << "]\n";
   if (!run.finished()) out << "stopped    " << run.stop_description() << "\n";
   out << "steps      " << run.steps << "\n"
@@ -208,6 +209,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   if (run.end == RunEnd::Error) j["error"] = run.error;
   if (model.has_multipliers()) {
     j["stabilization"] = stabilization_name(run.stabilization);
+    j["phase"] = run.phase ? Json(phase_name(*run.phase)) : Json(nullptr);
     if (run.stabilization == Stabilization::Baumgarte) {
       j["baumgarte"] = {{"alpha", run.baumgarte.alpha}, {"beta", run.baumgarte.beta}};
     }

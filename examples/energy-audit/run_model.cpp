@@ -25,6 +25,14 @@ const char* stabilization_name(Stabilization s) {
   return "none";
 }
 
+const char* phase_name(PiecePhase phase) {
+  switch (phase) {
+    case PiecePhase::Right: return "right";
+    case PiecePhase::Midpoint: return "midpoint";
+  }
+  return "?";
+}
+
 const char* form_name(Form form) {
   switch (form) {
     case Form::Hamilton: return "hamilton";
@@ -152,6 +160,13 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
   }
   check_method_fits_model(model, settings);
   check_independent_velocities(model, settings);
+  if (settings.phase && !model.has_phase) {
+    throw UsageError("--phase: model " + model.name + " has no excitation given in pieces");
+  }
+  if (settings.phase == PiecePhase::Midpoint && settings.method.adaptive()) {
+    throw UsageError("--phase: midpoint applies to the fixed-step methods; " + settings.method.name +
+                     " stops and restarts at the jumps instead");
+  }
   model.check_setup(setup);
   Interval interval = model.interval;
   if (settings.t_end) {

@@ -13,6 +13,7 @@
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/step_aware.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
 #include <energy_audit/sundials/solver_counters.hpp>
@@ -37,6 +38,7 @@ const char* form_name(Form form);
 /// Constraint stabilization for multiplier models.
 enum class Stabilization { None, Baumgarte, Ggl };
 const char* stabilization_name(Stabilization s);
+const char* phase_name(PiecePhase phase);
 
 /// The names of the options that set a run's fields, for messages (compare takes lists).
 struct OptionNames {
@@ -77,6 +79,7 @@ struct RunSettings {
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte{5.0, 5.0};      ///< used with Stabilization::Baumgarte
   std::optional<double> t_end;        ///< the model's own when absent
+  std::optional<PiecePhase> phase;    ///< models with a piecewise excitation (--phase); the model's own when absent
   AuditOptions audit;                 ///< thresholds, what is stored and where it goes
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
   const StopRequest* stop = nullptr;  ///< ends the run at the next step boundary when requested
@@ -93,6 +96,7 @@ struct RunOutcome {
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte;
   Interval interval;
+  std::optional<PiecePhase> phase;     ///< models with a piecewise excitation: the phase in effect
   std::vector<Assignment> parameters;  ///< the values in effect, in the model's order
   std::size_t steps = 0;       ///< accepted steps
   std::size_t rhs_evaluations = 0;

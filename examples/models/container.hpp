@@ -16,18 +16,28 @@
 #include <string_view>
 
 #include <energy_audit/model_description.hpp>
+#include <energy_audit/step_aware.hpp>
 
 namespace energy_audit::examples {
 
 /// The rope end on a straight line along +X in the plane z = 0 (MODELS.md "container-line"):
 /// accelerates at a until t1, cruises until t2, brakes at a until t3, then stands. Its
-/// acceleration jumps at t1, t2 and t3; every evaluation takes the piece that contains t
-/// (right-continuous: t = t1 belongs to the cruise).
+/// acceleration jumps at t1, t2 and t3. With PiecePhase::Right every evaluation takes the piece
+/// that contains its time (t = t1 belongs to the cruise); with PiecePhase::Midpoint a fixed step
+/// [t_n, t_n + h] takes, at every stage, the piece that contains t_n + h/2, its formulas used even
+/// outside its interval.
 struct LinePath {
   double a = 0.5;   // acceleration and braking of the rope end [m/s^2]
   double t1 = 2.0;  // end of the acceleration [s]
   double t2 = 6.0;  // start of the braking [s]
   double t3 = 8.0;  // stop [s]
+  PiecePhase phase = PiecePhase::Right;
+
+  /// With PiecePhase::Midpoint, fixes the piece of the fixed step [t, t + h] about to be taken
+  /// (step_aware.hpp).
+  void begin_step(double t, double h) const {
+    if (phase == PiecePhase::Midpoint) pinned_piece_ = piece_at(t + h / 2);
+  }
 
   static constexpr Interval interval{0.0, 20.0};
 
@@ -48,19 +58,28 @@ struct LinePath {
   std::array<S, 3> rope_end(const S& t) const {
     const double v1 = a * t1, x1 = a * t1 * t1 / 2, x2 = x1 + v1 * (t2 - t1);
     const double x3 = x2 + v1 * (t3 - t2) - a * (t3 - t2) * (t3 - t2) / 2;
+    const int piece = pinned_piece_ >= 0 ? pinned_piece_ : piece_at(t);
     S x;
-    if (t < t1) {
-      x = a * t * t / 2;
-    } else if (t < t2) {
-      x = x1 + v1 * (t - t1);
-    } else if (t < t3) {
-      const S tau = t - t2;
-      x = x2 + v1 * tau - a * tau * tau / 2;
-    } else {
-      x = S(x3);
+    switch (piece) {
+      case 0: x = a * t * t / 2; break;
+      case 1: x = x1 + v1 * (t - t1); break;
+      case 2: {
+        const S tau = t - t2;
+        x = x2 + v1 * tau - a * tau * tau / 2;
+        break;
+      }
+      default: x = S(x3); break;
     }
     return {x, S(0.0), S(0.0)};
   }
+
+ private:
+  /// 0: accelerating, 1: cruising, 2: braking, 3: standing.
+  template <class S>
+  int piece_at(const S& t) const {
+    return t < t1 ? 0 : t < t2 ? 1 : t < t3 ? 2 : 3;
+  }
+  mutable int pinned_piece_ = -1;  // the midpoint phase's piece for the current step; -1: none
 };
 
 /// The rope end on a circle of radius L (the jib) about the vertical axis, counter-clockwise

@@ -855,3 +855,18 @@ BOOST_AUTO_TEST_CASE(a_slack_rope_is_reported) {
   // A pin's forces change sign freely: not reported as slack.
   BOOST_TEST(energy_audit("run crane-dae").out.find("slack") == std::string::npos);
 }
+
+// --phase: the line's fixed-step sampling of its pieces; refused where it cannot act.
+BOOST_AUTO_TEST_CASE(the_phase_of_the_line_is_chosen_and_reported) {
+  const fs::path json = scratch_dir() / "phase.json";
+  const Result r = energy_audit("run container-line --form maggi --method rk4 --step 0.04 --phase midpoint --json " +
+                                json.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("phase      midpoint") != std::string::npos, r.out);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["phase"] == "midpoint");
+  BOOST_TEST(j["delta_C"].get<double>() < 1e-7);  // every step within one piece: rk4's own accuracy
+  expect_usage_error("run crane --phase midpoint", "--phase");
+  expect_usage_error("run container-line --phase midpoint --method cvode-bdf", "--phase");
+  expect_usage_error("run container-line --phase left", "--phase");
+}

@@ -5,15 +5,20 @@
 // against Maggi's form on CVODES.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
 
 #include <energy_audit/audit.hpp>
+#include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/maggi_system.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/no_observer.hpp>
+#include <energy_audit/step_aware.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 #include <energy_audit/sundials/integrate_idas_explicit.hpp>
@@ -147,4 +152,42 @@ BOOST_AUTO_TEST_CASE(the_container_on_a_line_restarted_on_idas_agrees_with_maggi
   BOOST_TEST(cvodes_audit.relative_drift() < 1e-7);
   BOOST_TEST(idas_audit.passed());
   BOOST_TEST(cvodes_audit.passed());
+}
+
+// The line's two phase conventions for fixed steps (MODELS.md "container-line"): its jumps lie on
+// the grid, so with the step-midpoint phase every step sees one smooth piece and rk4 keeps its
+// fourth order, while the right-continuous phase lets the last stage of the step that ends at a
+// jump see the next piece, an error of order h at each jump. Both approach the solution that
+// CVODES, restarted at the jumps, gives at a tight tolerance.
+BOOST_AUTO_TEST_CASE(the_line_phases_converge_at_their_orders_to_the_restarted_solution) {
+  using ea::examples::ContainerLine;
+  const auto end_state = [](const ContainerLine& model, std::optional<double> step) {
+    const ea::MaggiSystem<ContainerLine> system(model, {0, 1, 3, 4, 5});
+    const auto start = model.initial_state();
+    ea::Vector y = system.initial_state(start.q, start.v);
+    const double t_end = ContainerLine::interval.t_end;
+    if (step) {
+      ea::FixedStepper rk4(ea::methods::Rk4{});
+      ea::integrate_const(rk4, system, y, 0.0, t_end, *step, ea::NoObserver{});
+    } else {
+      const auto times = model.breakpoints();
+      sun::integrate_cvodes(system, y, 0.0, t_end, ea::NoObserver{},
+                            sun::CvodesOptions{.rtol = 1e-12, .atol = 1e-14,
+                                               .breakpoints = std::vector<double>(times.begin(), times.end())});
+    }
+    return ea::Vector(y.head<6>());
+  };
+  const ea::Vector reference = end_state(ContainerLine{}, std::nullopt);
+  ContainerLine right, midpoint;
+  midpoint.phase = ea::PiecePhase::Midpoint;
+  const auto error = [&](const ContainerLine& model, double h) {
+    return (end_state(model, h) - reference).cwiseAbs().maxCoeff();
+  };
+  const double right_coarse = error(right, 0.04), right_fine = error(right, 0.02);
+  const double midpoint_coarse = error(midpoint, 0.04), midpoint_fine = error(midpoint, 0.02);
+  BOOST_TEST_MESSAGE("max |q(20) - q_ref|: right " << right_coarse << ", " << right_fine << "; midpoint "
+                                                   << midpoint_coarse << ", " << midpoint_fine << " (h = 0.04, 0.02)");
+  BOOST_TEST(std::log2(right_coarse / right_fine) == 1.0, boost::test_tools::tolerance(0.15));
+  BOOST_TEST(std::log2(midpoint_coarse / midpoint_fine) == 4.0, boost::test_tools::tolerance(0.15));
+  BOOST_TEST(midpoint_fine < right_fine / 100);  // the phases differ: at these steps, by orders of magnitude
 }

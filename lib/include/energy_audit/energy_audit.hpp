@@ -33,6 +33,7 @@
 #include "energy_audit/run_end.hpp"
 #include "energy_audit/run_observer.hpp"
 #include "energy_audit/saddle_point.hpp"
+#include "energy_audit/step_aware.hpp"
 #include "energy_audit/steppers/butcher_tableau.hpp"
 #include "energy_audit/steppers/euler_cromer.hpp"
 #include "energy_audit/steppers/explicit_runge_kutta.hpp"

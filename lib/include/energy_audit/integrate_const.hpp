@@ -11,6 +11,7 @@
 #include "energy_audit/error.hpp"
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/run_observer.hpp"
+#include "energy_audit/step_aware.hpp"
 #include "energy_audit/stop_request.hpp"
 #include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
@@ -103,6 +104,7 @@ IntegrationResult integrate_const(Stepper& stepper, const System& system, Vector
       }
       const double t = t0 + static_cast<double>(k) * h;
       const double t_next = k + 1 == steps ? t1 : t0 + static_cast<double>(k + 1) * h;
+      if constexpr (StepAwareSystem<System>) system.begin_step(t, t_next - t);
       const bool finite = take_step(t, t_next - t);
       result.rhs_evaluations += static_cast<std::size_t>(stepper.evaluations_per_step());  // of this step
       if (!finite || !within_bound(t_next)) {

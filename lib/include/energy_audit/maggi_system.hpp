@@ -34,6 +34,7 @@
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/multiplier_system.hpp"
 #include "energy_audit/positive_definite_solve.hpp"
+#include "energy_audit/step_aware.hpp"
 
 namespace energy_audit {
 
@@ -94,6 +95,12 @@ class MaggiSystem {
   }
 
   const M& model() const { return model_; }
+  /// Tells a StepAwareModel the fixed step [t, t + h] about to be taken (step_aware.hpp).
+  void begin_step(double t, double h) const
+    requires StepAwareModel<M>
+  {
+    model_.begin_step(t, h);
+  }
   const std::array<int, k>& independent() const { return independent_; }
   int dofs() const { return n; }
   int second_half_size() const { return k; }

@@ -20,6 +20,7 @@
 #include "energy_audit/lagrange_terms.hpp"
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/saddle_point.hpp"
+#include "energy_audit/step_aware.hpp"
 
 namespace energy_audit {
 
@@ -65,6 +66,12 @@ class MultiplierSystem {
   }
 
   const M& model() const { return model_; }
+  /// Tells a StepAwareModel the fixed step [t, t + h] about to be taken (step_aware.hpp).
+  void begin_step(double t, double h) const
+    requires StepAwareModel<M>
+  {
+    model_.begin_step(t, h);
+  }
   const std::optional<Baumgarte>& baumgarte() const { return baumgarte_; }
   int dofs() const { return n; }
   int second_half_size() const { return n; }
