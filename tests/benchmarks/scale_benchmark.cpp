@@ -7,6 +7,9 @@
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
 ///   accelerations: nested forward mode over T, N <= 24, see README): the cost of one audited
 ///   step, and its growth with N
+///   BM_Crane3d_AuditOn / BM_Crane3d_AuditOff                 the 3D crane of seed 000 (derived
+///                                                          accelerations), audit on / off per rk4
+///                                                          step, target <= 1.05
 ///   BM_Chain_HistoryMemory<N>/steps: heap in use after an audited run of `steps` steps, with
 ///   every row kept, with every 100th row kept, and with the rows handed to a sink (counters
 ///   bytes_per_row, heap_bytes_all_rows, heap_bytes_every_100th, heap_bytes_sink)
@@ -27,6 +30,7 @@
 #include <energy_audit/steppers/fixed_step_method.hpp>
 
 #include "benchmark_support.hpp"
+#include "crane3d.hpp"
 #include "pendulum_chain.hpp"
 
 namespace {
@@ -41,28 +45,34 @@ constexpr std::size_t steps = 200;
 
 template <class Model>
 ea::Vector start_of(const ea::LagrangeSystem<Model>& system) {
-  return system.initial_state(system.model().start_angles(), Model::template Coordinates<double>::Zero());
+  if constexpr (requires { system.model().start_angles(); }) {
+    return system.initial_state(system.model().start_angles(), Model::template Coordinates<double>::Zero());
+  } else {
+    const auto start = system.model().initial_state();
+    return system.initial_state(start.q, start.v);
+  }
 }
 
-/// rk4 over `steps` steps, audited or not (then Z is not carried either).
+/// rk4 with step `step` over `steps` steps from the model's start, audited or not (then Z is not
+/// carried either).
 template <class Model>
-void run_chain(benchmark::State& state, bool audited) {
+void run_rk4(benchmark::State& state, bool audited, double step) {
   const ea::LagrangeSystem<Model> system(Model{}, ea::LagrangeSystem<Model>::default_source(),
                                          audited ? ea::EnergyFlow::Carried : ea::EnergyFlow::Off);
   const ea::Vector y0 = start_of(system);
   ea::Vector y = y0;
   ea::FixedStepper stepper(ea::methods::Rk4{});
-  const double t1 = h * static_cast<double>(steps);
+  const double t1 = step * static_cast<double>(steps);
   for (auto _ : state) {
     y = y0;
     if (audited) {
       ea::Audit audit;
-      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, h, ea::watch(system, audit));
+      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step, ea::watch(system, audit));
       double drift = audit.relative_drift();
       benchmark::DoNotOptimize(result);
       benchmark::DoNotOptimize(drift);
     } else {
-      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, h);
+      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step);
       benchmark::DoNotOptimize(result);
     }
     benchmark::DoNotOptimize(y.data());
@@ -73,11 +83,17 @@ void run_chain(benchmark::State& state, bool audited) {
 }
 
 template <int N>
-void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_chain<PendulumChain<N>>(state, false); }
+void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, false, h); }
 template <int N>
-void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_chain<PendulumChain<N>>(state, true); }
+void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, true, h); }
 template <int N>
-void BM_Chain_Derived_AuditOn(benchmark::State& state) { run_chain<PendulumChainEnergies<N>>(state, true); }
+void BM_Chain_Derived_AuditOn(benchmark::State& state) { run_rk4<PendulumChainEnergies<N>>(state, true, h); }
+
+// The crane slews and luffs from its equilibrium; h = 0.005 as in its tests.
+void BM_Crane3d_AuditOff(benchmark::State& state) { run_rk4<ea::examples::Crane3d>(state, false, 0.005); }
+void BM_Crane3d_AuditOn(benchmark::State& state) { run_rk4<ea::examples::Crane3d>(state, true, 0.005); }
+BENCHMARK(BM_Crane3d_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK(BM_Crane3d_AuditOn)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 #define EA_CHAIN_HAND(N)                                                                                        \
   BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditOff, N)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic); \
