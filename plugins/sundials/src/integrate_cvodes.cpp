@@ -66,6 +66,21 @@ void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double
   }
 }
 
+void reinitialize(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CallbackData& data) {
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
+  void* memory = solver.memory.get();
+  const auto check = [&](int flag, const char* function) { check_cvode(flag, function, data.last_message, t0); };
+  view(solver.y.get()) = y0;
+  check(CVodeReInit(memory, t0, solver.y.get()), "CVodeReInit");
+  check(CVodeSetStopTime(memory, t1), "CVodeSetStopTime");
+  if (solver.z) {
+    NV_Ith_S(solver.z.get(), 0) = 0.0;
+    check(CVodeQuadReInit(memory, solver.z.get()), "CVodeQuadReInit");
+  }
+}
+
 void fail(CvodesSolver& solver, int flag, const char* function, const CallbackData& data,
           const CvodesOptions& options) {
   double t = 0;

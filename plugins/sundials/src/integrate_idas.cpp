@@ -126,6 +126,25 @@ void configure(IdasSolver& solver, const DaeLayout& L, const Vector& Y0, const V
   }
 }
 
+void reinitialize(IdasSolver& solver, const Vector& Y0, const Vector& Yp0, double t0, double t1,
+                  IdasCallbackData& data) {
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
+  void* memory = solver.memory.get();
+  const auto check = [&](int flag, const char* function) {
+    if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), data.last_message, t0);
+  };
+  view(solver.Y.get()) = Y0;
+  view(solver.Yp.get()) = Yp0;
+  check(IDAReInit(memory, t0, solver.Y.get(), solver.Yp.get()), "IDAReInit");
+  check(IDASetStopTime(memory, t1), "IDASetStopTime");
+  if (solver.z) {
+    NV_Ith_S(solver.z.get(), 0) = 0.0;
+    check(IDAQuadReInit(memory, solver.z.get()), "IDAQuadReInit");
+  }
+}
+
 void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
                const IdasOptions& options) {
   double t = 0;

@@ -24,7 +24,7 @@ struct CvodesOptions {
   ZMode z_mode = ZMode::State;
   bool quadrature_error_control = true;  ///< CVodeSetQuadErrCon, Quadrature mode only
   /// Times in (t0, t1) at which the right-hand side jumps: CVODES stops at each and restarts
-  /// from the state it reached (breakpoints.hpp).
+  /// from the state it reached (solver_pieces.hpp).
   std::vector<double> breakpoints{};
 };
 

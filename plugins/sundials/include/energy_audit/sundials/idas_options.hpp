@@ -27,7 +27,7 @@ struct IdasOptions {
   ZMode z_mode = ZMode::State;           ///< Z as a residual component or an IDAS quadrature
   bool quadrature_error_control = true;  ///< IDASetQuadErrCon, Quadrature mode only
   /// Times in (t0, t1) at which the residual jumps: IDAS stops at each and restarts from the
-  /// state it reached, with consistent derivatives computed there (breakpoints.hpp).
+  /// state it reached, with consistent derivatives computed there (solver_pieces.hpp).
   std::vector<double> breakpoints{};
 };
 

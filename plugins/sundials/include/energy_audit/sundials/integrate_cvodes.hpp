@@ -7,7 +7,6 @@
 /// System: an EnergyFlowSystem (system_concepts.hpp), y = [motion, Z] with Z last (no Z when
 /// carries_energy_flow() is false).
 
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +93,9 @@ struct CvodesSolver {
 /// energy_flow: the quadrature right-hand side for Z, or nullptr when Z is not a quadrature.
 void configure(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CVRhsFn rhs,
                CVQuadRhsFn energy_flow, CallbackData& data, const CvodesOptions& options);
+/// Starts the configured solver again at (y0, t0), up to the stop time t1 (CVodeReInit): its
+/// options and linear solver stay, the quadrature starts again from 0, the counters from 0.
+void reinitialize(CvodesSolver& solver, const ConstVectorRef& y0, double t0, double t1, CallbackData& data);
 [[noreturn]] void fail(CvodesSolver& solver, int flag, const char* function, const CallbackData& data,
                        const CvodesOptions& options);
 
@@ -113,44 +115,42 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   const bool quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
   detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
-  // One solver per piece between breakpoints.
+  // One run of CVODES per piece between breakpoints, restarted with CVodeReInit.
   SolverPieces pieces(t0, t1, options.breakpoints);
-  auto solver = std::make_unique<detail::CvodesSolver>();
+  detail::CvodesSolver solver;
   const Index motion_size = y.size() - 1;
   double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
-  const auto start_piece = [&](double t_start) {
-    detail::configure(*solver, quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y), t_start,
-                      pieces.end(), detail::cvodes_rhs<System>,
+  const auto motion = [&] { return quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y); };
+  const auto start = [&] {
+    detail::configure(solver, motion(), t0, pieces.end(), detail::cvodes_rhs<System>,
                       quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem, options);
   };
-  const auto start = [&] { start_piece(t0); };
   const auto take_piece_step = [&] {
-    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
-      pieces.begin_next_piece(detail::read_counters(solver->memory.get(), options, solver->z != nullptr));
-      solver = std::make_unique<detail::CvodesSolver>();
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached
+      pieces.begin_next_piece(detail::read_counters(solver.memory.get(), options, solver.z != nullptr));
       if (quadrature) z_at_piece_start = y[motion_size];
-      start_piece(t);
+      detail::reinitialize(solver, motion(), t, pieces.end(), problem);
     }
-    if (steps >= options.max_steps) detail::fail(*solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
-    const int flag = CVode(solver->memory.get(), pieces.end(), solver->y.get(), &t, CV_ONE_STEP);
+    if (steps >= options.max_steps) detail::fail(solver, CV_TOO_MUCH_WORK, "CVode", problem, options);
+    const int flag = CVode(solver.memory.get(), pieces.end(), solver.y.get(), &t, CV_ONE_STEP);
     problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail(*solver, flag, "CVode", problem, options);
+    if (flag < 0) detail::fail(solver, flag, "CVode", problem, options);
     ++steps;
     if (quadrature) {
-      y.head(motion_size) = detail::view(solver->y.get());
+      y.head(motion_size) = detail::view(solver.y.get());
       double t_quadrature = t;
-      const int quad_flag = CVodeGetQuad(solver->memory.get(), &t_quadrature, solver->z.get());
-      if (quad_flag < 0) detail::fail(*solver, quad_flag, "CVodeGetQuad", problem, options);
-      y[motion_size] = z_at_piece_start + NV_Ith_S(solver->z.get(), 0);
+      const int quad_flag = CVodeGetQuad(solver.memory.get(), &t_quadrature, solver.z.get());
+      if (quad_flag < 0) detail::fail(solver, quad_flag, "CVodeGetQuad", problem, options);
+      y[motion_size] = z_at_piece_start + NV_Ith_S(solver.z.get(), 0);
     } else {
-      y = detail::view(solver->y.get());
+      y = detail::view(solver.y.get());
     }
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_counters(solver->memory.get(), options, solver->z != nullptr)), t, end};
+  return {pieces.counters(detail::read_counters(solver.memory.get(), options, solver.z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

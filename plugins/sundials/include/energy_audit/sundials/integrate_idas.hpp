@@ -11,7 +11,6 @@
 /// from the index-1 saddle-point solve, after checking that Φ and ψ vanish at t0.
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,6 +118,10 @@ void ggl_initial_values(const DaeLayout& layout, const DaeTerms& terms, const Co
 void configure(IdasSolver& solver, const DaeLayout& layout, const Vector& Y0, const Vector& Yp0, double t0,
                double t1, IDAResFn residual, IDAQuadRhsFn energy_flow, IdasCallbackData& data,
                const IdasOptions& options);
+/// Starts the configured solver again at (Y0, Y0', t0), up to the stop time t1 (IDAReInit): its
+/// options and linear solver stay, the quadrature starts again from 0, the counters from 0.
+void reinitialize(IdasSolver& solver, const Vector& Y0, const Vector& Yp0, double t0, double t1,
+                  IdasCallbackData& data);
 SolverCounters read_idas_counters(void* memory, bool quadrature);
 [[noreturn]] void fail_idas(IdasSolver& solver, int flag, const char* function, const IdasCallbackData& data,
                             const IdasOptions& options);
@@ -161,13 +164,13 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   problem.baumgarte = options.baumgarte;
   const Index n = layout.n;
 
-  // One solver per piece between breakpoints.
+  // One run of IDAS per piece between breakpoints, restarted with IDAReInit.
   SolverPieces pieces(t0, t1, options.breakpoints);
-  auto solver = std::make_unique<detail::IdasSolver>();
+  detail::IdasSolver solver;
   double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
-  // Sets up IDAS at (y, t_start) up to the piece's end: q, v and Z from y, the derivatives and λ
+  // Sets IDAS up at (y, t_start) for the current piece: q, v and Z from y, the derivatives and λ
   // consistent with them (GGL: the saddle-point solve; index 1: IDACalcIC).
   const auto start_piece = [&](double t_start) {
     Vector Y = Vector::Zero(layout.size()), Yp = Vector::Zero(layout.size());
@@ -178,8 +181,12 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
       detail::ggl_initial_values(layout, system.dae_terms(y.head(n), y.segment(n, n), t_start), y, t_start, Y, Yp);
     }
     const double t_end = pieces.end();
-    detail::configure(*solver, layout, Y, Yp, t_start, t_end, detail::idas_residual<System>,
-                      z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
+    if (solver.memory) {
+      detail::reinitialize(solver, Y, Yp, t_start, t_end, problem);
+    } else {
+      detail::configure(solver, layout, Y, Yp, t_start, t_end, detail::idas_residual<System>,
+                        z_as_quadrature ? detail::idas_energy_flow<System> : nullptr, problem, options);
+    }
     if (layout.ggl) return;
     // IDACalcIC reads tout1 only for the direction and scale of t: its Newton iteration takes a
     // step of up to 1e-3 (tout1 - t_start), so tout1 must not grow with the run (t1 = 2e4 or 1e7
@@ -189,30 +196,29 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     // too large for such a step to move t.
     double tout1 = std::min(t_end, t_start + (options.initial_step > 0 ? options.initial_step : 1.0));
     if (!adaptive_interval_problem(t_start, tout1).empty()) tout1 = t_end;
-    const int flag = IDACalcIC(solver->memory.get(), IDA_YA_YDP_INIT, tout1);
+    const int flag = IDACalcIC(solver.memory.get(), IDA_YA_YDP_INIT, tout1);
     problem.guard.rethrow_if_failed();
-    if (flag < 0) detail::fail_idas(*solver, flag, "IDACalcIC", problem, options);
+    if (flag < 0) detail::fail_idas(solver, flag, "IDACalcIC", problem, options);
   };
   const auto start = [&] { start_piece(t0); };
   const auto take_piece_step = [&] {
-    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
-      pieces.begin_next_piece(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr));
-      solver = std::make_unique<detail::IdasSolver>();
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached
+      pieces.begin_next_piece(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr));
       if (z_as_quadrature) z_at_piece_start = y[2 * n];
       start_piece(t);
     }
-    detail::idas_one_step(*solver, problem, options, pieces.end(), t, steps);
-    const Eigen::Map<Vector> Y_now = detail::view(solver->Y.get());
+    detail::idas_one_step(solver, problem, options, pieces.end(), t, steps);
+    const Eigen::Map<Vector> Y_now = detail::view(solver.Y.get());
     y.head(2 * n) = Y_now.head(2 * n);
     if (layout.z_in_state) {
       y[2 * n] = Y_now[layout.z()];
     } else if (z_as_quadrature) {
-      y[2 * n] = z_at_piece_start + detail::idas_quadrature_z(*solver, problem, options, t);
+      y[2 * n] = z_at_piece_start + detail::idas_quadrature_z(solver, problem, options, t);
     }
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr)), t, end};
+  return {pieces.counters(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

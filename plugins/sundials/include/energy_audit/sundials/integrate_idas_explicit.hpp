@@ -6,7 +6,6 @@
 /// (integrate_idas.hpp).
 
 #include <algorithm>
-#include <memory>
 
 #include "energy_audit/sundials/integrate_idas.hpp"
 
@@ -63,9 +62,10 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
   layout.explicit_motion = y.size() - (carries_z ? 1 : 0);
   const Index motion = layout.explicit_motion;
 
-  // One solver per piece between breakpoints; Y'(t) = F(t, y) at each piece's start.
+  // One run of IDAS per piece between breakpoints, restarted with IDAReInit; Y'(t) = F(t, y) at
+  // each piece's start.
   SolverPieces pieces(t0, t1, options.breakpoints);
-  auto solver = std::make_unique<detail::IdasSolver>();
+  detail::IdasSolver solver;
   double z_at_piece_start = 0;  // Z where the current piece began (the quadrature starts at 0)
   long steps = 0;
   double t = t0;
@@ -77,24 +77,27 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     } else {
       system.motion_rates(y, Yp, t_start);
     }
-    detail::configure(*solver, layout, Y, Yp, t_start, pieces.end(), detail::explicit_residual<System>,
-                      z_as_quadrature ? detail::explicit_energy_flow<System> : nullptr, problem, options);
+    if (solver.memory) {
+      detail::reinitialize(solver, Y, Yp, t_start, pieces.end(), problem);
+    } else {
+      detail::configure(solver, layout, Y, Yp, t_start, pieces.end(), detail::explicit_residual<System>,
+                        z_as_quadrature ? detail::explicit_energy_flow<System> : nullptr, problem, options);
+    }
   };
   const auto start = [&] { start_piece(t0); };
   const auto take_piece_step = [&] {
-    if (pieces.finished_piece_at(t)) {  // a breakpoint: a new solver from the state reached
-      pieces.begin_next_piece(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr));
-      solver = std::make_unique<detail::IdasSolver>();
+    if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached
+      pieces.begin_next_piece(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr));
       if (z_as_quadrature) z_at_piece_start = y[motion];
       start_piece(t);
     }
-    detail::idas_one_step(*solver, problem, options, pieces.end(), t, steps);
-    y.head(layout.size()) = detail::view(solver->Y.get());
-    if (z_as_quadrature) y[motion] = z_at_piece_start + detail::idas_quadrature_z(*solver, problem, options, t);
+    detail::idas_one_step(solver, problem, options, pieces.end(), t, steps);
+    y.head(layout.size()) = detail::view(solver.Y.get());
+    if (z_as_quadrature) y[motion] = z_at_piece_start + detail::idas_quadrature_z(solver, problem, options, t);
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_idas_counters(solver->memory.get(), solver->z != nullptr)), t, end};
+  return {pieces.counters(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)), t, end};
 }
 
 }  // namespace energy_audit::sun

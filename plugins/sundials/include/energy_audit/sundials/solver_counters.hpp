@@ -14,7 +14,7 @@ struct SolverCounters {
   long error_test_failures = 0;
   long quadrature_rhs_evaluations = 0;
 
-  /// Adds the counts of another solver, e.g. of the piece before a restart.
+  /// Adds the counts of another run, e.g. of the piece before a restart.
   SolverCounters& operator+=(const SolverCounters& other) {
     steps += other.steps;
     rhs_evaluations += other.rhs_evaluations;

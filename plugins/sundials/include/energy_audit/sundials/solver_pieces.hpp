@@ -3,8 +3,8 @@
 /// Times at which a model's right-hand side jumps (a prescribed acceleration that changes piece,
 /// say) cut the interval into pieces. A multistep solver that steps across such a time keeps a
 /// history from the other side and cuts its step down by repeated error-test failures; the
-/// adapters instead stop exactly at the jump and start a new solver there from the state reached
-/// (Z carried), as one continuous run for the observer.
+/// adapters instead stop exactly at the jump (the stop time) and start the solver again there from
+/// the state reached (CVodeReInit, IDAReInit; Z carried), as one continuous run for the observer.
 
 #include <algorithm>
 #include <cstddef>
@@ -26,8 +26,8 @@ inline std::vector<double> piece_ends(double t0, double t1, std::vector<double> 
   return breakpoints;
 }
 
-/// The pieces of one adaptive run, walked in order, with the counts of the solvers that
-/// finished theirs.
+/// The pieces of one adaptive run, walked in order, with the counts of the pieces finished (a
+/// restart sets the solver's counters to 0).
 class SolverPieces {
  public:
   SolverPieces(double t0, double t1, const std::vector<double>& breakpoints)
@@ -37,15 +37,15 @@ class SolverPieces {
   double end() const { return ends_[index_]; }
   /// Whether the solver, at t, finished a piece that is not the last.
   bool finished_piece_at(double t) const { return t == ends_[index_] && index_ + 1 < ends_.size(); }
-  /// Moves on to the next piece, keeping the counts of the solver that finished this one.
-  void begin_next_piece(const SolverCounters& finished_solver) {
-    earlier_ += finished_solver;
+  /// Moves on to the next piece, keeping the solver's counts over the piece it finished.
+  void begin_next_piece(const SolverCounters& finished_piece) {
+    earlier_ += finished_piece;
     ++index_;
   }
-  /// The counts of the whole run, given those of the current solver.
-  SolverCounters counters(const SolverCounters& current_solver) const {
+  /// The counts of the whole run, given the solver's over the current piece.
+  SolverCounters counters(const SolverCounters& current_piece) const {
     SolverCounters all = earlier_;
-    all += current_solver;
+    all += current_piece;
     return all;
   }
   /// Runs step(); a SolverFailure it throws is thrown again with the counts of the whole run.
