@@ -1,6 +1,8 @@
-// The drop-in example as a user runs it: examples/drop_in_cvode/crane_cvode.cpp, an existing
+// The drop-in examples as a user runs them: examples/drop_in_cvode/crane_cvode.cpp, an existing
 // CVODE program with the audit attached, passes its correct right-hand side (eq. 19) and fails
-// the same program compiled with one sign flipped (-DWRONG_SIGN, the README's "Models" "crane-wrong").
+// the same program compiled with one sign flipped (-DWRONG_SIGN, the README's "Models" "crane-wrong");
+// crane_cvode_c.c, the same program in C through the C interface, does the same and prints the
+// same solution.
 #include <sys/wait.h>
 
 #include <cmath>
@@ -66,4 +68,24 @@ BOOST_AUTO_TEST_CASE(one_flipped_sign_fails) {
   BOOST_TEST_MESSAGE("crane_cvode_wrong_sign: delta_C = " << d);
   BOOST_TEST(d > 1e-3);
   BOOST_TEST(r.output.find("): fail") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_c_program_passes_and_its_wrong_twin_fails) {
+  const Run right = run(CRANE_CVODE_C), wrong = run(CRANE_CVODE_C_WRONG_SIGN), cpp = run(CRANE_CVODE);
+  BOOST_TEST(right.exit_status == 0);
+  BOOST_TEST(wrong.exit_status == 1);
+  BOOST_TEST(delta_c(right.output) == delta_c(cpp.output));  // as printed, to 4 digits
+  BOOST_TEST(delta_c(wrong.output) > 1e-3);
+  BOOST_TEST(right.output.find("): pass") != std::string::npos);
+  BOOST_TEST(wrong.output.find("): fail") != std::string::npos);
+  // The program's own output lines are those of the C++ program, digit for digit.
+  const auto solution_lines = [](const std::string& output) {
+    std::string lines;
+    for (std::size_t at = output.find("At t = "); at != std::string::npos; at = output.find("At t = ", at + 1)) {
+      lines += output.substr(at, output.find('\n', at) - at) + "\n";
+    }
+    return lines;
+  };
+  BOOST_TEST(count(right.output, "At t = ") == 10u);
+  BOOST_TEST(solution_lines(right.output) == solution_lines(cpp.output));
 }

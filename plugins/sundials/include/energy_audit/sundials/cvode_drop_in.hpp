@@ -11,6 +11,10 @@
 ///     audit.print_summary(stdout);
 ///     return audit.passed() ? 0 : 1;
 ///
+/// Parameters the program keeps in its user-data struct reach the energy functions through a
+/// lambda capture, `[&data](const double* q, const double* v, double t) { ... data.m ... }`; a
+/// program in C uses cvode_drop_in.h, whose functions take the user_data pointer.
+///
 /// The audit sees every accepted internal step. Z (Ż = ∂T/∂t − ∂V/∂t − vᵀf, Z = 0 at the first
 /// audited time) is integrated over each step [t_n − h_n, t_n] by 4-point Gauss–Legendre
 /// quadrature on CVODE's own interpolant (CVodeGetDky), and C = H + Z, H = T2 − T0 + V with T

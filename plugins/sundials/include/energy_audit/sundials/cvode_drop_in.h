@@ -1,0 +1,105 @@
+/* The drop-in audit for an existing CVODE program written in C (C99): the C interface of
+ * energy_audit::sun::CvodeAudit (cvode_drop_in.hpp). The program supplies T(q, v, t), V(q, t) and
+ * the power v^T f of its non-potential forces as C functions that receive the program's own
+ * user_data pointer, keeps its solver setup, right-hand side and output loop, and calls
+ * ea_cvode_audit(...) where it called CVode(...):
+ *
+ *     EaCvodeAudit *audit = ea_cvode_audit_create(2, T, V, P, &data, 1e-3);
+ *     ...
+ *     retval = ea_cvode_audit(audit, cvode_mem, tout, y, &t, CV_NORMAL);   (instead of CVode)
+ *     ...
+ *     ea_cvode_audit_print_summary(audit, stdout);
+ *     passed = ea_cvode_audit_passed(audit);
+ *     ea_cvode_audit_free(audit);
+ *
+ * Errors come back as return codes (EA_CVODE_AUDIT_*), with a one-line message from
+ * ea_cvode_audit_last_error(); no C++ exception leaves these functions. The audit itself is that
+ * of cvode_drop_in.hpp: every accepted internal step, the solution bit for bit unchanged.
+ * Link EnergyAudit::cvodes (a C++ library: link with the C++ compiler driver, or add -lstdc++).
+ *
+ * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
+#ifndef ENERGY_AUDIT_SUNDIALS_CVODE_DROP_IN_H
+#define ENERGY_AUDIT_SUNDIALS_CVODE_DROP_IN_H
+
+#include <stdio.h>
+
+#include <sundials/sundials_nvector.h>
+#include <sundials/sundials_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The audit of one CVODE solver; opaque. */
+typedef struct EaCvodeAudit EaCvodeAudit;
+
+/* T(q, v, t) [J], and with the same arguments the power v^T f [W] and dT/dt at fixed q, v [W].
+ * q and v point to the n coordinates and n velocities (y = [q, v]); user_data is the pointer
+ * given to ea_cvode_audit_create. */
+typedef double (*EaKineticEnergyFn)(const double *q, const double *v, double t, void *user_data);
+/* V(q, t) [J], and with the same arguments dV/dt at fixed q [W]. */
+typedef double (*EaPotentialEnergyFn)(const double *q, double t, void *user_data);
+
+/* Return codes besides CVODE's own flags. */
+#define EA_CVODE_AUDIT_SUCCESS 0
+#define EA_CVODE_AUDIT_INVALID_ARGUMENT (-1001) /* a bad argument; the message says which */
+#define EA_CVODE_AUDIT_FAILED (-1002)           /* the audit could not audit a step; the message says why */
+
+/* A new audit of a solver over y = [q, v, ...] with `dofs` coordinates. `kinetic` and `potential`
+ * are required; `power` may be NULL (no non-potential forces). `threshold`: the verdict passes
+ * when delta_C <= threshold (seed 000's 1e-3). Returns NULL only when memory runs out. A handle
+ * created with bad arguments (dofs <= 0, T or V missing, a threshold negative or not finite)
+ * says why in ea_cvode_audit_last_error() and returns EA_CVODE_AUDIT_INVALID_ARGUMENT from
+ * every call; free it as any other. */
+EaCvodeAudit *ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
+                                    EaKineticEnergyFn power, void *user_data, double threshold);
+
+/* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
+ * the first ea_cvode_audit call. */
+int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaKineticEnergyFn kinetic_rate,
+                                    EaPotentialEnergyFn potential_rate);
+
+/* In place of CVode(cvode_mem, tout, yout, tret, itask): the same arguments, the same return
+ * value and the same solution; every accepted step is audited. Returns EA_CVODE_AUDIT_FAILED
+ * when a step could not be audited (the state of yout is then CVODE's), and
+ * EA_CVODE_AUDIT_INVALID_ARGUMENT for a handle created with bad arguments or a state shorter
+ * than 2 dofs. */
+int ea_cvode_audit(EaCvodeAudit *audit, void *cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype *tret,
+                   int itask);
+
+/* delta_C = sup |C - C(t0)| / sup max(|E|, |T|, |V|) over the audited steps. */
+double ea_cvode_audit_relative_drift(const EaCvodeAudit *audit);
+/* "pass", "fail", "incomplete" or "error" (see cvode_drop_in.hpp). */
+const char *ea_cvode_audit_verdict(const EaCvodeAudit *audit);
+/* 1 when the verdict is "pass", else 0. */
+int ea_cvode_audit_passed(const EaCvodeAudit *audit);
+/* Accepted steps audited (the initial state not counted). */
+long ea_cvode_audit_steps(const EaCvodeAudit *audit);
+
+/* The energies at the last audited step [J]; t [s]. */
+typedef struct {
+  double t;
+  double kinetic;     /* T */
+  double potential;   /* V */
+  double jacobi;      /* H = T2 - T0 + V */
+  double energy_flow; /* Z since the first audited time */
+  double control;     /* C = H + Z */
+} EaCvodeAuditEnergies;
+/* Writes them to *energies; EA_CVODE_AUDIT_SUCCESS or an error code. */
+int ea_cvode_audit_last_energies(const EaCvodeAudit *audit, EaCvodeAuditEnergies *energies);
+
+/* "" or one line naming a missing energy rate (cvode_drop_in.hpp's diagnosis()); valid until the
+ * next call on the handle. */
+const char *ea_cvode_audit_diagnosis(EaCvodeAudit *audit);
+/* The message of the last error, "" when there was none. */
+const char *ea_cvode_audit_last_error(const EaCvodeAudit *audit);
+/* Prints "energy audit: delta_C = ... (threshold ..., N steps audited): verdict" and its details. */
+void ea_cvode_audit_print_summary(const EaCvodeAudit *audit, FILE *out);
+/* Frees the handle; NULL is allowed. */
+void ea_cvode_audit_free(EaCvodeAudit *audit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENERGY_AUDIT_SUNDIALS_CVODE_DROP_IN_H */
