@@ -112,6 +112,16 @@ Problem oscillator_problem() {
           {}};
 }
 
+/// The pendulum on a moving support with its hand-derived accelerations; `model` must outlive it.
+Problem moving_support_problem(const MovingSupportPendulum& model) {
+  return {[&model](double t, const double* y, double* ydot) {
+            using Coordinates = MovingSupportPendulum::Coordinates<double>;
+            ydot[0] = y[1];
+            ydot[1] = model.accelerations(Coordinates(y[0]), Coordinates(y[1]), t)[0];
+          },
+          {}};
+}
+
 sun::DropInEnergies oscillator_energies() {
   return {[](const double*, const double* v, double) { return 0.5 * mass * v[0] * v[0]; },
           [](const double* q, double) { return 0.5 * stiffness * q[0] * q[0]; },
@@ -344,13 +354,7 @@ BOOST_AUTO_TEST_CASE(rheonomic_model_needs_its_energy_rates) {
   // hand derivation; the audit gets T, V, vᵀf and ∂T/∂t, ∂V/∂t written by hand, or all of them
   // from the templated model, or no rates at all (which must fail).
   const MovingSupportPendulum model;
-  const Problem problem{[&model](double t, const double* y, double* ydot) {
-                          ydot[0] = y[1];
-                          ydot[1] =
-                              model.accelerations(MovingSupportPendulum::Coordinates<double>(y[0]),
-                                                  MovingSupportPendulum::Coordinates<double>(y[1]), t)[0];
-                        },
-                        {}};
+  const Problem problem = moving_support_problem(model);
   sun::DropInEnergies by_hand{
       [&model](const double* q, const double* v, double t) {
         return model.T2(v[0]) + model.T1(q[0], v[0], t) + model.T0(t);
@@ -405,13 +409,7 @@ BOOST_AUTO_TEST_CASE(rheonomic_model_needs_its_energy_rates) {
 
 BOOST_AUTO_TEST_CASE(a_missing_potential_rate_alone_is_named) {
   const MovingSupportPendulum model;
-  const Problem problem{[&model](double t, const double* y, double* ydot) {
-                          ydot[0] = y[1];
-                          ydot[1] =
-                              model.accelerations(MovingSupportPendulum::Coordinates<double>(y[0]),
-                                                  MovingSupportPendulum::Coordinates<double>(y[1]), t)[0];
-                        },
-                        {}};
+  const Problem problem = moving_support_problem(model);
   sun::DropInEnergies energies = sun::energies_from_model(model);
   energies.potential_energy_rate = nullptr;
   sun::CvodeAudit audit(1, energies);
