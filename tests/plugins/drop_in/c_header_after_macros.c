@@ -1,8 +1,9 @@
-/* cvode_drop_in.h compiles as C99 after the macros SUNDIALS' C examples define, names none of
+/* cvode_drop_in.h and ida_drop_in.h compile as C99 after the macros SUNDIALS' C examples define, names none of
  * them, and leaves them to the program. */
 #include "sundials_example_macros.h"
 
 #include <energy_audit/sundials/cvode_drop_in.h>
+#include <energy_audit/sundials/ida_drop_in.h>
 
 double c_header_macros_sum(void);
 

@@ -26,6 +26,8 @@
 #include <sundials/sundials_nvector.h>
 #include <sundials/sundials_types.h>
 
+#include "energy_audit/sundials/drop_in_energy_functions.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,17 +35,10 @@ extern "C" {
 /* The audit of one CVODE solver; opaque. */
 typedef struct EaCvodeAudit EaCvodeAudit;
 
-/* T(q, v, t) [J], and with the same arguments the power v^T f [W] and dT/dt at fixed q, v [W].
- * q and v point to the n coordinates and n velocities (y = [q, v]); user_data is the pointer
- * given to ea_cvode_audit_create. */
-typedef double (*EaKineticEnergyFn)(const double *q, const double *v, double t, void *user_data);
-/* V(q, t) [J], and with the same arguments dV/dt at fixed q [W]. */
-typedef double (*EaPotentialEnergyFn)(const double *q, double t, void *user_data);
-
 /* Return codes besides CVODE's own flags. */
-#define EA_CVODE_AUDIT_SUCCESS 0
-#define EA_CVODE_AUDIT_INVALID_ARGUMENT (-1001) /* a bad argument; the message says which */
-#define EA_CVODE_AUDIT_FAILED (-1002)           /* the audit could not audit a step; the message says why */
+#define EA_CVODE_AUDIT_SUCCESS EA_AUDIT_SUCCESS
+#define EA_CVODE_AUDIT_INVALID_ARGUMENT EA_AUDIT_INVALID_ARGUMENT /* a bad argument; the message says which */
+#define EA_CVODE_AUDIT_FAILED EA_AUDIT_FAILED /* the audit could not audit a step; the message says why */
 
 /* A new audit of a solver over y = [q, v, ...] with `dofs` coordinates. `kinetic` and `potential`
  * are required; `power` may be NULL (no non-potential forces). `threshold`: the verdict passes
@@ -76,15 +71,8 @@ int ea_cvode_audit_passed(const EaCvodeAudit *audit);
 /* Accepted steps audited (the initial state not counted). */
 long ea_cvode_audit_steps(const EaCvodeAudit *audit);
 
-/* The energies at the last audited step [J]; t [s]. */
-typedef struct {
-  double t;
-  double kinetic;     /* T */
-  double potential;   /* V */
-  double jacobi;      /* H = T2 - T0 + V */
-  double energy_flow; /* Z since the first audited time */
-  double control;     /* C = H + Z */
-} EaCvodeAuditEnergies;
+/* The energies at the last audited step (drop_in_energy_functions.h). */
+typedef EaAuditEnergies EaCvodeAuditEnergies;
 /* Writes them to *energies; EA_CVODE_AUDIT_SUCCESS or an error code. */
 int ea_cvode_audit_last_energies(const EaCvodeAudit *audit, EaCvodeAuditEnergies *energies);
 

@@ -29,55 +29,17 @@
 #include <sundials/sundials_types.h>
 
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
+
+#include "energy_audit/sundials/drop_in_energy_functions.hpp"
+#include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun {
 
 static_assert(std::is_same_v<sunrealtype, double>,
               "the drop-in audit needs SUNDIALS built with double precision");
-
-/// The energies of the program's model, as plain functions over arrays of its n coordinates q
-/// and n velocities v (y = [q, v]: q = y[0..n), v = y[n..2n)). Only T and V are required; the
-/// optional members have default initializers, so `{T, V, P}` compiles clean under -Wextra.
-struct DropInEnergies {
-  /// T(q, v, t) [J]
-  std::function<double(const double* q, const double* v, double t)> kinetic_energy;
-  /// V(q, t) [J]
-  std::function<double(const double* q, double t)> potential_energy;
-  /// vᵀf(q, v, t), the power of the non-potential forces [W]; empty: 0
-  std::function<double(const double* q, const double* v, double t)> nonpotential_power = {};
-  /// ∂T/∂t at fixed q and v [W]; empty: 0 (T does not depend on t explicitly)
-  std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate = {};
-  /// ∂V/∂t at fixed q [W]; empty: 0
-  std::function<double(const double* q, double t)> potential_energy_rate = {};
-  /// The residual of Lagrange's equations of T, V and f at accelerations a: writes ‖M a − r‖∞ to
-  /// out[0] and the size of the equations' terms to out[1] (energies_from_model sets it from the
-  /// model's templates). Empty: the program's equations are not checked.
-  std::function<void(const double* q, const double* v, const double* a, double t, double* out)> equation_residual = {};
-};
-
-/// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a
-/// step's end solves the program's equations only to the tolerance of its nonlinear solver: the
-/// relative residual of correct equations is round-off with BDF on a linear model and about
-/// 1.5e-7 with Adams at rtol 1e-6 (tests/plugins/drop_in/cvode_audit_test.cpp), while a wrong
-/// term weighs 1e-2 to 1 of the equations' size (the crane's flipped sign 1.1e-2).
-inline constexpr double drop_in_equation_threshold = 1e-4;
-
-/// The energies at the last audited step (named in words: T0, T1, ... are common macros).
-struct DropInStep {
-  double t = 0;
-  double kinetic = 0;      ///< T [J]
-  double kinetic2 = 0;     ///< T2, the part of T of degree 2 in v [J]
-  double kinetic1 = 0;     ///< T1, degree 1 [J]
-  double kinetic0 = 0;     ///< T0, degree 0 [J]
-  double potential = 0;    ///< V [J]
-  double jacobi = 0;       ///< H = T2 − T0 + V [J]
-  double energy_flow = 0;  ///< Z since the first audited time [J]
-  double control = 0;      ///< C = H + Z [J]
-};
 
 /// Watches one CVODE solver through its CVode calls. Move-only; holds no SUNDIALS object
 /// between calls, so it may outlive the solver, its vectors and its SUNContext.

@@ -1,0 +1,42 @@
+/* What the C interfaces of the drop-in audits (cvode_drop_in.h, ida_drop_in.h) share: the
+ * energy functions a C program gives, with its own user_data pointer, the energies the audit
+ * reports, and the return codes besides the solvers' own flags. C99.
+ *
+ * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
+#ifndef ENERGY_AUDIT_SUNDIALS_DROP_IN_ENERGY_FUNCTIONS_H
+#define ENERGY_AUDIT_SUNDIALS_DROP_IN_ENERGY_FUNCTIONS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* T(q, v, t) [J], and with the same arguments the power v^T f [W] and dT/dt at fixed q, v [W].
+ * q and v point to the n coordinates and n velocities (y = [q, v, ...]); user_data is the
+ * pointer given when the audit was created. */
+typedef double (*EaKineticEnergyFn)(const double *q, const double *v, double t, void *user_data);
+/* V(q, t) [J], and with the same arguments dV/dt at fixed q [W]. */
+typedef double (*EaPotentialEnergyFn)(const double *q, double t, void *user_data);
+/* v^T G^T lambda, the power of the constraint forces [W] (IDA programs: lambda = y + 2n). */
+typedef double (*EaConstraintPowerFn)(const double *q, const double *v, const double *multipliers, double t,
+                                      void *user_data);
+
+/* The energies at the last audited step [J]; t [s]. */
+typedef struct {
+  double t;
+  double kinetic;     /* T */
+  double potential;   /* V */
+  double jacobi;      /* H = T2 - T0 + V */
+  double energy_flow; /* Z since the first audited time */
+  double control;     /* C = H + Z */
+} EaAuditEnergies;
+
+/* Return codes besides the solvers' own flags. */
+#define EA_AUDIT_SUCCESS 0
+#define EA_AUDIT_INVALID_ARGUMENT (-1001) /* a bad argument; the message says which */
+#define EA_AUDIT_FAILED (-1002)           /* the audit could not audit a step; the message says why */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENERGY_AUDIT_SUNDIALS_DROP_IN_ENERGY_FUNCTIONS_H */

@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// The energies of a program's model as the drop-in audits (cvode_drop_in.hpp, ida_drop_in.hpp)
+/// take them: plain functions over the arrays of the solver's state. Standard headers only, and
+/// no name that SUNDIALS' examples commonly #define.
+
+#include <functional>
+
+namespace energy_audit::sun {
+
+/// The energies of the program's model, as plain functions over arrays of its n coordinates q
+/// and n velocities v (y = [q, v, ...]: q = y[0..n), v = y[n..2n)). Only T and V are required;
+/// the optional members have default initializers, so `{T, V, P}` compiles clean under -Wextra.
+struct DropInEnergies {
+  /// T(q, v, t) [J]
+  std::function<double(const double* q, const double* v, double t)> kinetic_energy;
+  /// V(q, t) [J]
+  std::function<double(const double* q, double t)> potential_energy;
+  /// vᵀf(q, v, t), the power of the non-potential forces [W]; empty: 0
+  std::function<double(const double* q, const double* v, double t)> nonpotential_power = {};
+  /// ∂T/∂t at fixed q and v [W]; empty: 0 (T does not depend on t explicitly)
+  std::function<double(const double* q, const double* v, double t)> kinetic_energy_rate = {};
+  /// ∂V/∂t at fixed q [W]; empty: 0
+  std::function<double(const double* q, double t)> potential_energy_rate = {};
+  /// The residual of Lagrange's equations of T, V and f at accelerations a: writes ‖M a − r‖∞ to
+  /// out[0] and the size of the equations' terms to out[1] (energies_from_model sets it from the
+  /// model's templates). Empty: the program's equations are not checked. CVODE programs only.
+  std::function<void(const double* q, const double* v, const double* a, double t, double* out)> equation_residual = {};
+  /// vᵀGᵀλ, the power of the constraint forces of kinematic constraints G v + g = 0 with
+  /// multipliers λ = y[2n..) (M v̇ = ... + Gᵀλ) [W]; on the constraints it equals −gᵀλ, zero
+  /// for scleronomic ones. Empty: 0. IDA programs only (their state holds λ).
+  std::function<double(const double* q, const double* v, const double* multipliers, double t)> constraint_power = {};
+};
+
+/// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a
+/// step's end solves the program's equations only to the tolerance of its nonlinear solver: the
+/// relative residual of correct equations is round-off with BDF on a linear model and about
+/// 1.5e-7 with Adams at rtol 1e-6 (tests/plugins/drop_in/cvode_audit_test.cpp), while a wrong
+/// term weighs 1e-2 to 1 of the equations' size (the crane's flipped sign 1.1e-2).
+inline constexpr double drop_in_equation_threshold = 1e-4;
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,93 @@
+/* The drop-in audit for an existing IDA (IDAS) program written in C (C99): the C interface of
+ * energy_audit::sun::IdaAudit (ida_drop_in.hpp). The program supplies T(q, v, t), V(q, t), the
+ * power v^T f of its non-potential forces and, for rheonomic constraints, the power
+ * v^T G^T lambda of its constraint forces, as C functions that receive the program's own
+ * user_data pointer, keeps its solver setup, residual and output loop, and calls
+ * ea_ida_audit(...) where it called IDASolve(...):
+ *
+ *     EaIdaAudit *audit = ea_ida_audit_create(2, T, V, NULL, &data, 1e-3);
+ *     ea_ida_audit_set_constraint_power(audit, Pc);
+ *     ...
+ *     retval = ea_ida_audit(audit, mem, tout, &tret, yy, yp, IDA_NORMAL);   (instead of IDASolve)
+ *     ...
+ *     ea_ida_audit_print_summary(audit, stdout);
+ *     passed = ea_ida_audit_passed(audit);
+ *     ea_ida_audit_free(audit);
+ *
+ * Errors come back as return codes (EA_IDA_AUDIT_*), with a one-line message from
+ * ea_ida_audit_last_error(); no C++ exception leaves these functions. The audit itself is that
+ * of ida_drop_in.hpp: every accepted internal step, the solution bit for bit unchanged.
+ * Link EnergyAudit::idas (a C++ library: link with the C++ compiler driver, or add -lstdc++).
+ *
+ * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
+#ifndef ENERGY_AUDIT_SUNDIALS_IDA_DROP_IN_H
+#define ENERGY_AUDIT_SUNDIALS_IDA_DROP_IN_H
+
+#include <stdio.h>
+
+#include <sundials/sundials_nvector.h>
+#include <sundials/sundials_types.h>
+
+#include "energy_audit/sundials/drop_in_energy_functions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The audit of one IDA solver; opaque. */
+typedef struct EaIdaAudit EaIdaAudit;
+
+/* Return codes besides IDA's own flags. */
+#define EA_IDA_AUDIT_SUCCESS EA_AUDIT_SUCCESS
+#define EA_IDA_AUDIT_INVALID_ARGUMENT EA_AUDIT_INVALID_ARGUMENT /* a bad argument; the message says which */
+#define EA_IDA_AUDIT_FAILED EA_AUDIT_FAILED /* the audit could not audit a step; the message says why */
+
+/* A new audit of a solver over y = [q, v, lambda] with `dofs` coordinates. `kinetic` and
+ * `potential` are required; `power` may be NULL (no non-potential forces). `threshold`: the
+ * verdict passes when delta_C <= threshold. Returns NULL only when memory runs out. A handle
+ * created with bad arguments says why in ea_ida_audit_last_error() and returns
+ * EA_IDA_AUDIT_INVALID_ARGUMENT from every call; free it as any other. */
+EaIdaAudit *ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
+                                EaKineticEnergyFn power, void *user_data, double threshold);
+
+/* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
+ * the first ea_ida_audit call. */
+int ea_ida_audit_set_energy_rates(EaIdaAudit *audit, EaKineticEnergyFn kinetic_rate,
+                                  EaPotentialEnergyFn potential_rate);
+
+/* For rheonomic constraints: the power v^T G^T lambda of the constraint forces, with lambda the
+ * state's entries after [q, v] (NULL: none), before the first ea_ida_audit call. */
+int ea_ida_audit_set_constraint_power(EaIdaAudit *audit, EaConstraintPowerFn power);
+
+/* In place of IDASolve(ida_mem, tout, tret, yret, ypret, itask): the same arguments, the same
+ * return value and the same solution; every accepted step is audited. Returns
+ * EA_IDA_AUDIT_FAILED when a step could not be audited (yret and ypret are then IDA's), and
+ * EA_IDA_AUDIT_INVALID_ARGUMENT for a handle created with bad arguments or a state too short
+ * for [q, v] (and the multipliers, with a constraint power). */
+int ea_ida_audit(EaIdaAudit *audit, void *ida_mem, sunrealtype tout, sunrealtype *tret, N_Vector yret,
+                 N_Vector ypret, int itask);
+
+/* delta_C = sup |C - C(t0)| / sup max(|E|, |T|, |V|) over the audited steps. */
+double ea_ida_audit_relative_drift(const EaIdaAudit *audit);
+/* "pass", "fail", "incomplete" or "error" (see cvode_drop_in.hpp). */
+const char *ea_ida_audit_verdict(const EaIdaAudit *audit);
+/* 1 when the verdict is "pass", else 0. */
+int ea_ida_audit_passed(const EaIdaAudit *audit);
+/* Accepted steps audited (the initial state not counted). */
+long ea_ida_audit_steps(const EaIdaAudit *audit);
+/* Writes the energies at the last audited step to *energies; EA_IDA_AUDIT_SUCCESS or an error code. */
+int ea_ida_audit_last_energies(const EaIdaAudit *audit, EaAuditEnergies *energies);
+/* "" or one line naming a missing energy rate; valid until the next call on the handle. */
+const char *ea_ida_audit_diagnosis(EaIdaAudit *audit);
+/* The message of the last error, "" when there was none. */
+const char *ea_ida_audit_last_error(const EaIdaAudit *audit);
+/* Prints "energy audit: delta_C = ... (threshold ..., N steps audited): verdict" and its details. */
+void ea_ida_audit_print_summary(const EaIdaAudit *audit, FILE *out);
+/* Frees the handle; NULL is allowed. */
+void ea_ida_audit_free(EaIdaAudit *audit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENERGY_AUDIT_SUNDIALS_IDA_DROP_IN_H */

@@ -1,0 +1,202 @@
+#pragma once
+/// \file
+/// What the C interfaces of the drop-in audits (cvode_drop_in.h, ida_drop_in.h) share: the
+/// handle behind their opaque pointer, holding the program's C energy functions with its
+/// user_data and the C++ audit built from them, and the functions that turn every exception
+/// into a return code and a message kept in the handle, so that none crosses into C.
+
+#include <cmath>
+#include <cstdio>
+#include <energy_audit/error.hpp>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "energy_audit/sundials/drop_in_energy_functions.h"
+#include "energy_audit/sundials/drop_in_energy_functions.hpp"
+#include "energy_audit/sundials/drop_in_step.hpp"
+
+namespace energy_audit::sun::detail {
+
+/// The C handle of an audit (CvodeAudit, IdaAudit); `prefix` names its functions in messages.
+template <class AuditType>
+struct CAuditHandle {
+  const char* prefix = "";  // "ea_cvode_audit"
+  int dofs = 0;
+  double threshold = 0;
+  EaKineticEnergyFn kinetic = nullptr, power = nullptr, kinetic_rate = nullptr;
+  EaPotentialEnergyFn potential = nullptr, potential_rate = nullptr;
+  EaConstraintPowerFn constraint_power = nullptr;
+  void* user_data = nullptr;
+  std::optional<AuditType> audit;  // absent when created with bad arguments
+  bool called = false;             // the solve function was called: the energies are fixed
+  std::string last_error;
+  std::string diagnosis;
+
+  /// The C functions as DropInEnergies, each passing user_data on.
+  DropInEnergies energies() const {
+    DropInEnergies e;
+    e.kinetic_energy = [f = kinetic, data = user_data](const double* q, const double* v, double t) {
+      return f(q, v, t, data);
+    };
+    e.potential_energy = [f = potential, data = user_data](const double* q, double t) {
+      return f(q, t, data);
+    };
+    if (power != nullptr) {
+      e.nonpotential_power = [f = power, data = user_data](const double* q, const double* v, double t) {
+        return f(q, v, t, data);
+      };
+    }
+    if (kinetic_rate != nullptr) {
+      e.kinetic_energy_rate = [f = kinetic_rate, data = user_data](const double* q, const double* v,
+                                                                   double t) { return f(q, v, t, data); };
+    }
+    if (potential_rate != nullptr) {
+      e.potential_energy_rate = [f = potential_rate, data = user_data](const double* q, double t) {
+        return f(q, t, data);
+      };
+    }
+    if (constraint_power != nullptr) {
+      e.constraint_power = [f = constraint_power, data = user_data](const double* q, const double* v,
+                                                                    const double* multipliers, double t) {
+        return f(q, v, multipliers, t, data);
+      };
+    }
+    return e;
+  }
+
+  /// (Re)builds the C++ audit from the functions held; a bad argument leaves it absent.
+  int build() {
+    try {
+      audit.emplace(dofs, energies(), threshold);
+      last_error.clear();
+      return EA_AUDIT_SUCCESS;
+    } catch (const std::exception& e) {
+      audit.reset();
+      last_error = e.what();
+      return EA_AUDIT_INVALID_ARGUMENT;
+    }
+  }
+};
+
+/// A new handle of `Handle` (derived from CAuditHandle); null only when memory runs out.
+template <class Handle>
+Handle* create_handle(const char* prefix, int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
+                      EaKineticEnergyFn power, void* user_data, double threshold) {
+  Handle* handle = new (std::nothrow) Handle;
+  if (handle == nullptr) return nullptr;
+  handle->prefix = prefix;
+  handle->dofs = dofs;
+  handle->threshold = threshold;
+  handle->kinetic = kinetic;
+  handle->potential = potential;
+  handle->power = power;
+  handle->user_data = user_data;
+  try {
+    if (kinetic == nullptr || potential == nullptr) {
+      handle->last_error = std::string(prefix) + "_create: the " +
+                           (kinetic == nullptr ? "kinetic" : "potential") +
+                           " energy function is NULL; T and V are required";
+      return handle;
+    }
+    handle->build();
+  } catch (...) {  // std::bad_alloc from a message: the handle stays without an audit
+    handle->audit.reset();
+  }
+  return handle;
+}
+
+/// Runs `body` on a valid handle's audit, turning exceptions into `failure` and the handle's
+/// message (EA_AUDIT_INVALID_ARGUMENT for energy_audit::InvalidArgument).
+template <class Handle, class Body>
+int guarded(Handle* handle, int failure, Body&& body) {
+  if (handle == nullptr) return EA_AUDIT_INVALID_ARGUMENT;
+  if (!handle->audit) return EA_AUDIT_INVALID_ARGUMENT;  // last_error says why
+  try {
+    return body(*handle->audit);
+  } catch (const energy_audit::InvalidArgument& e) {
+    handle->last_error = e.what();
+    return EA_AUDIT_INVALID_ARGUMENT;
+  } catch (const std::exception& e) {
+    handle->last_error = e.what();
+    return failure;
+  } catch (...) {
+    handle->last_error = "the audit failed with an unknown exception";
+    return failure;
+  }
+}
+
+/// Replaces energy functions (through `assign`) before the first solve call, and rebuilds.
+template <class Handle, class Assign>
+int set_functions(Handle* handle, const char* function, Assign&& assign) {
+  return guarded(handle, EA_AUDIT_FAILED, [&](auto&) {
+    if (handle->called) {
+      handle->last_error = std::string(handle->prefix) + "_" + function + ": call it before the first " +
+                           handle->prefix + " call";
+      return EA_AUDIT_INVALID_ARGUMENT;
+    }
+    assign(*handle);
+    return handle->build();
+  });
+}
+
+template <class Handle>
+double relative_drift(const Handle* handle) {
+  return handle != nullptr && handle->audit ? handle->audit->relative_drift() : std::nan("");
+}
+
+template <class Handle>
+const char* verdict(const Handle* handle) {
+  return handle != nullptr && handle->audit ? handle->audit->verdict() : "error";
+}
+
+template <class Handle>
+int passed(const Handle* handle) {
+  return handle != nullptr && handle->audit && handle->audit->passed();
+}
+
+template <class Handle>
+long audited_steps(const Handle* handle) {
+  return handle != nullptr && handle->audit ? handle->audit->audited_steps() : 0;
+}
+
+template <class Handle>
+int last_energies(const Handle* handle, EaAuditEnergies* energies) {
+  if (handle == nullptr || !handle->audit || energies == nullptr) return EA_AUDIT_INVALID_ARGUMENT;
+  const DropInStep last = handle->audit->last_step();
+  *energies = {last.t, last.kinetic, last.potential, last.jacobi, last.energy_flow, last.control};
+  return EA_AUDIT_SUCCESS;
+}
+
+template <class Handle>
+const char* diagnosis(Handle* handle) {
+  if (handle == nullptr || !handle->audit) return "";
+  try {
+    handle->diagnosis = handle->audit->diagnosis();
+  } catch (...) {
+    handle->diagnosis.clear();
+  }
+  return handle->diagnosis.c_str();
+}
+
+template <class Handle>
+const char* last_error(const Handle* handle) {
+  return handle != nullptr ? handle->last_error.c_str() : "the audit's handle is NULL";
+}
+
+template <class Handle>
+void print_summary(const Handle* handle, FILE* out) {
+  if (out == nullptr) return;
+  if (handle == nullptr || !handle->audit) {
+    std::fprintf(out, "energy audit: not set up: %s\n", last_error(handle));
+    return;
+  }
+  try {
+    handle->audit->print_summary(out);
+  } catch (...) {  // nothing escapes into C
+  }
+}
+
+}  // namespace energy_audit::sun::detail

@@ -1,0 +1,429 @@
+#pragma once
+/// \file
+/// What CvodeAudit and IdaAudit share: the audit of every step a SUNDIALS solver takes through
+/// the program's own solve calls (CVode, IDASolve), over one solver's functions given as
+/// SolverCalls. A normal-mode call is carried out as one-step calls up to tout, each accepted
+/// step audited, then one normal-mode call that only interpolates at tout (neither solver steps
+/// once tout was passed), so the steps and the solution are those of the plain call.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdio>
+#include <energy_audit/audit.hpp>
+#include <energy_audit/energy_terms.hpp>
+#include <energy_audit/error.hpp>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "energy_audit/sundials/drop_in_energy_functions.hpp"
+#include "energy_audit/sundials/drop_in_step.hpp"
+#include "energy_audit/sundials/handles.hpp"
+#include "energy_audit/sundials/solver_error.hpp"
+
+namespace energy_audit::sun::detail {
+
+/// Where a solve call writes its solution: y, and for IDA also y'.
+struct SolverOutput {
+  N_Vector y = nullptr;
+  N_Vector yp = nullptr;  ///< null for CVODE
+};
+
+/// One SUNDIALS solver's functions as the drop-in audit uses them. `interpolate` writes the k-th
+/// derivative of the last step's interpolant at t; `output` writes the solution at t as the
+/// solver's normal mode would return it.
+template <class Calls>
+concept SolverCalls = requires(void* memory, sunrealtype t, int k, N_Vector v, SolverOutput out,
+                               sunrealtype* tret) {
+  { Calls::solve(memory, t, out, tret, k) } -> std::same_as<int>;
+  { Calls::steps(memory) } -> std::same_as<long>;
+  { Calls::current_time(memory) } -> std::same_as<double>;
+  { Calls::last_step(memory) } -> std::same_as<double>;
+  { Calls::interpolate(memory, t, k, v) } -> std::same_as<int>;
+  { Calls::output(memory, t, out) } -> std::same_as<int>;
+  { Calls::set_stop_time(memory, t) } -> std::same_as<int>;
+  { Calls::flag_name(k) } -> std::same_as<std::string>;
+  { Calls::normal } -> std::convertible_to<int>;
+  { Calls::one_step } -> std::convertible_to<int>;
+  { Calls::success } -> std::convertible_to<int>;
+  { Calls::root_return } -> std::convertible_to<int>;
+  { Calls::tstop_return } -> std::convertible_to<int>;
+  { Calls::ill_input } -> std::convertible_to<int>;
+  { Calls::audit_name } -> std::convertible_to<const char*>;        // "CvodeAudit"
+  { Calls::solve_name } -> std::convertible_to<const char*>;        // "CVode"
+  { Calls::solver_name } -> std::convertible_to<const char*>;       // "CVODE"
+  { Calls::interpolate_name } -> std::convertible_to<const char*>;  // "CVodeGetDky"
+};
+
+// 4-point Gauss–Legendre rule on [-1, 1]: exact for polynomials of degree 7.
+inline constexpr std::array<double, 4> gauss_nodes{-0.8611363115940526, -0.3399810435848563,
+                                                   0.3399810435848563, 0.8611363115940526};
+inline constexpr std::array<double, 4> gauss_weights{0.3478548451374538, 0.6521451548625461,
+                                                     0.6521451548625461, 0.3478548451374538};
+
+template <SolverCalls Calls>
+class DropInAuditState {
+ public:
+  DropInAuditState(int n, DropInEnergies e, double threshold)
+      : dofs(n),
+        energies(std::move(e)),
+        audit(AuditOptions{
+            .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
+        minus_v(static_cast<std::size_t>(n)),
+        zero_v(static_cast<std::size_t>(n), 0.0) {}
+
+  int dofs;
+  DropInEnergies energies;
+  Audit audit;
+  long audited = 0;
+  bool incomplete = false;  // a step went unaudited (an energy function threw)
+  int failure_flag = 0;     // the first negative flag a solve call returned
+  double t_audited = 0;     // t_n of the last audited step (or the start)
+  DropInStep last;
+
+  /// The program's solve call, audited; the arguments were checked by the caller.
+  int solve(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask) {
+    const NVector scratch = scratch_like(out.y);
+    NVector derivative_vector;
+    if (energies.equation_residual) {
+      derivative_vector = scratch_like(out.y);
+      derivative = derivative_vector.get();
+    }
+    // Forgets the scratch vector however this call ends: none is kept between calls.
+    struct Forget {
+      N_Vector& vector;
+      ~Forget() { vector = nullptr; }
+    } forget{derivative};
+    synchronize(memory, scratch.get());
+    int flag = 0;
+    if (root_pending) {
+      if (itask == Calls::normal && (t_root - tout) * Calls::last_step(memory) > 0) {
+        flag = output(memory, tout, out, tret, Calls::success);
+      } else {
+        root_pending = false;
+        flag = output(memory, t_root, out, tret, Calls::root_return);
+      }
+    } else if (itask == Calls::one_step) {
+      flag = call(memory, tout, out, tret, Calls::one_step, scratch.get());
+    } else {
+      flag = normal(memory, tout, out, tret, scratch.get());
+    }
+    if (flag >= 0) {
+      note_return(memory, *tret, scratch.get());
+    } else if (failure_flag == 0) {
+      failure_flag = flag;
+    }
+    return flag;
+  }
+
+  /// "error", "incomplete", "pass" or "fail" (cvode_drop_in.hpp's verdict()).
+  const char* verdict() const {
+    if (failure_flag < 0) return "error";
+    if (audited == 0 || incomplete || !diagnosis().empty()) return "incomplete";
+    const bool within = audit.relative_drift() <= audit.threshold() && audit.equation_check().passed();
+    return within ? "pass" : "fail";
+  }
+
+  /// What check_time_dependence found, in one line; empty when nothing is missing.
+  std::string diagnosis() const {
+    std::string line;
+    const auto describe = [&line](const MissingRate& missing, const char* what) {
+      if (!missing.seen) return;
+      char text[256];
+      std::snprintf(text, sizeof text, "%s%s (%.3g W at t = %.6g)", line.empty() ? "" : "; ", what,
+                    missing.rate, missing.t);
+      line += text;
+    };
+    describe(missing_kinetic_rate,
+             "T changes with t at fixed q and v but no kinetic_energy_rate (dT/dt) was given");
+    describe(missing_potential_rate,
+             "V changes with t at fixed q but no potential_energy_rate (dV/dt) was given");
+    if (!line.empty()) line += ": Z misses that power, so delta_C is not judged";
+    return line;
+  }
+
+  void print_summary(FILE* out) const {
+    std::fprintf(out, "energy audit: delta_C = %.3e (threshold %.1e, %ld steps audited): %s\n",
+                 audit.relative_drift(), audit.threshold(), audited, verdict());
+    std::fprintf(out, "energy audit: max |C - C(t0)| = %.3e J, energy scale = %.3e J%s\n",
+                 audit.max_abs_drift(), audit.energy_scale(),
+                 incomplete ? ", incomplete (a step was not audited)" : "");
+    if (audit.equation_check().checked_steps() > 0) {
+      std::fprintf(out,
+                   "energy audit: equations' relative residual = %.3e (threshold %.1e, %ld steps checked)\n",
+                   audit.equation_check().relative_residual(), audit.equation_check().threshold(),
+                   static_cast<long>(audit.equation_check().checked_steps()));
+    }
+    if (const std::string missing = diagnosis(); !missing.empty()) {
+      std::fprintf(out, "energy audit: %s\n", missing.c_str());
+    }
+    if (failure_flag < 0) {
+      std::fprintf(out, "energy audit: %s returned %s at t = %.6g; the run did not finish\n",
+                   Calls::solve_name, Calls::flag_name(failure_flag).c_str(), t_audited);
+    }
+  }
+
+ private:
+  bool started = false;  // the first sample has been recorded
+  // The solver stands at t_start with no step taken: its state is read after the first step.
+  bool start_pending = false;
+  double t_start = 0;
+  long steps_seen = 0;  // the solver's step count after the last call
+
+  // A root that the one-step mode found beyond tout, returned on the next call as the normal
+  // mode would.
+  bool root_pending = false;
+  double t_root = 0;
+
+  double Z = 0;
+  // Z at the time the solver last returned, for a re-initialization from there.
+  bool returned_known = false;
+  double t_returned = 0, Z_returned = 0;
+  std::vector<double> minus_v, zero_v;
+
+  // T (V) seen to change with t at fixed q and v although no ∂T/∂t (∂V/∂t) was given, and the
+  // rate seen then: Z misses that power, so δ_C cannot be judged.
+  struct MissingRate {
+    bool seen = false;
+    double rate = 0, t = 0;
+  };
+  MissingRate missing_kinetic_rate, missing_potential_rate;
+  int time_dependence_checks = 0;  // states checked so far, up to time_dependence_checked_states
+  N_Vector derivative = nullptr;   // y' at a step's end for the equation check, during one call
+
+  /// The states at which T and V without a given rate are checked for a dependence on t.
+  static constexpr int time_dependence_checked_states = 4;
+
+  void check(int flag, const char* function, double t) const {
+    if (flag < 0) throw SolverError(function, flag, Calls::flag_name(flag), {}, t);
+  }
+
+  void interpolate(void* memory, double t, N_Vector out, int order = 0) const {
+    check(Calls::interpolate(memory, t, order, out), Calls::interpolate_name, t);
+  }
+
+  /// A scratch vector like the state for interpolation, owned for one call only.
+  NVector scratch_like(N_Vector state) const {
+    const sunindextype length = N_VGetLength(state);
+    const sunindextype needed = 2 * static_cast<sunindextype>(dofs) + (energies.constraint_power ? 1 : 0);
+    if (length < needed) {
+      throw InvalidArgument(std::string(Calls::audit_name) + ": the " + Calls::solver_name + " state has " +
+                            std::to_string(length) + " entries; the audit of " + std::to_string(dofs) +
+                            " coordinates needs y = [q, v" +
+                            (energies.constraint_power ? ", multipliers" : "") + "], at least " +
+                            std::to_string(needed));
+    }
+    NVector scratch(N_VClone(state));
+    if (!scratch) throw Error("N_VClone could not make a scratch vector for the audit");
+    if (N_VGetArrayPointer(scratch.get()) == nullptr) {
+      throw InvalidArgument(
+          "the audit needs an N_Vector whose data N_VGetArrayPointer exposes (serial, OpenMP, pthreads)");
+    }
+    return scratch;
+  }
+
+  EnergyTerms energy_terms(const double* q, const double* v, double t) {
+    for (int i = 0; i < dofs; ++i) minus_v[static_cast<std::size_t>(i)] = -v[i];
+    EnergyTerms e =
+        split_kinetic_energy(energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, minus_v.data(), t),
+                             energies.kinetic_energy(q, zero_v.data(), t));
+    e.V = energies.potential_energy(q, t);
+    return e;
+  }
+
+  /// Ż = ∂T/∂t − ∂V/∂t − vᵀf − vᵀGᵀλ over the state y = [q, v, λ].
+  double energy_flow_rate(const double* y, double t) const {
+    const double* q = y;
+    const double* v = y + dofs;
+    double rate = 0;
+    if (energies.kinetic_energy_rate) rate += energies.kinetic_energy_rate(q, v, t);
+    if (energies.potential_energy_rate) rate -= energies.potential_energy_rate(q, t);
+    if (energies.nonpotential_power) rate -= energies.nonpotential_power(q, v, t);
+    if (energies.constraint_power) rate -= energies.constraint_power(q, v, y + 2 * dofs, t);
+    return rate;
+  }
+
+  /// Lagrange's equations at the step's end, with the v̇ the solver holds there.
+  void check_equations(void* memory, double t, N_Vector state, N_Vector scratch) {
+    if (!energies.equation_residual) return;
+    interpolate(memory, t, scratch, 1);
+    const double* y = N_VGetArrayPointer(state);
+    double out[2] = {0, 0};
+    energies.equation_residual(y, y + dofs, N_VGetArrayPointer(scratch) + dofs, t, out);
+    audit.record_equation_residual({out[0], out[1]});
+  }
+
+  /// Whether T (V), given without ∂T/∂t (∂V/∂t), changes with t at fixed q and v at this state:
+  /// a function that does not read t returns the same value at t + Δt, while the smallest
+  /// dependence that could move δ_C changes it by far more than round-off.
+  void check_time_dependence(const double* q, const double* v, double t, const EnergyTerms& e) {
+    ++time_dependence_checks;
+    const double dt = 1e-6 * std::max(1.0, std::abs(t));
+    const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
+                              std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+    const auto note = [&](MissingRate& missing, double at_t, double later) {
+      if (missing.seen || std::abs(later - at_t) <= resolution) return;
+      missing = {true, (later - at_t) / dt, t};
+    };
+    if (!energies.kinetic_energy_rate) {
+      note(missing_kinetic_rate, energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, v, t + dt));
+    }
+    if (!energies.potential_energy_rate) {
+      note(missing_potential_rate, energies.potential_energy(q, t), energies.potential_energy(q, t + dt));
+    }
+  }
+
+  /// Records the state in `y` at t with the current Z.
+  void record(double t, N_Vector y) {
+    const double* data = N_VGetArrayPointer(y);
+    const double* q = data;
+    const double* v = data + dofs;
+    const EnergyTerms e = energy_terms(q, v, t);
+    if (time_dependence_checks < time_dependence_checked_states) check_time_dependence(q, v, t, e);
+    const Eigen::Map<const Vector> q_view(q, dofs), v_view(v, dofs);
+    audit.record(EnergySample{t, q_view, v_view, e, Z});
+    last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
+  }
+
+  /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on the solver's interpolant.
+  double flow_integral(void* memory, double a, double b, N_Vector scratch) {
+    const double t_mid = 0.5 * (a + b), half = 0.5 * (b - a);
+    const double* data = N_VGetArrayPointer(scratch);
+    double sum = 0;
+    for (std::size_t i = 0; i < gauss_nodes.size(); ++i) {
+      const double t = t_mid + half * gauss_nodes[i];
+      interpolate(memory, t, scratch);
+      sum += gauss_weights[i] * energy_flow_rate(data, t);
+    }
+    return half * sum;
+  }
+
+  /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n.
+  void audit_step(void* memory, N_Vector scratch) {
+    const double t_end = Calls::current_time(memory);
+    const double h = Calls::last_step(memory);
+    if (start_pending) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
+      interpolate(memory, t_start, scratch);
+      record(t_start, scratch);
+      start_pending = false;
+      started = true;
+    }
+    Z += flow_integral(memory, t_end - h, t_end, scratch);
+    interpolate(memory, t_end, scratch);
+    record(t_end, scratch);
+    if (derivative != nullptr) check_equations(memory, t_end, scratch, derivative);
+    t_audited = t_end;
+    ++audited;
+  }
+
+  /// Keeps Z at the time the solver returned (an output time before t_n, say), from which the
+  /// program may re-initialize the solver.
+  void note_return(void* memory, double t, N_Vector scratch) {
+    returned_known = false;
+    if (!started || start_pending) return;
+    const double h = Calls::last_step(memory);
+    if (t == t_audited) {
+      Z_returned = Z;
+    } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
+      Z_returned = Z - flow_integral(memory, t, t_audited, scratch);
+    } else {
+      return;
+    }
+    t_returned = t;
+    returned_known = true;
+  }
+
+  /// Brings the audit up to the solver before a call: the start, a re-initialization, steps
+  /// not seen.
+  void synchronize(void* memory, N_Vector scratch) {
+    const long steps = Calls::steps(memory);
+    if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
+      start_pending = true;
+      t_start = Calls::current_time(memory);
+      if (started && returned_known && t_start == t_returned) Z = Z_returned;  // restarted where it returned
+      returned_known = false;
+      steps_seen = 0;
+      root_pending = false;
+      return;
+    }
+    if (!started) {  // first call on a solver that has stepped already: start where it stands
+      const double t = Calls::current_time(memory);
+      interpolate(memory, t, scratch);
+      record(t, scratch);
+      t_audited = t;
+      started = true;
+      start_pending = false;
+      steps_seen = steps;
+      return;
+    }
+    if (steps != steps_seen) {
+      throw Error(std::string(Calls::audit_name) + ": " + std::to_string(steps - steps_seen) + " " +
+                  Calls::solver_name + " step(s) were taken outside " + Calls::audit_name +
+                  "::" + Calls::solve_name + " and cannot be audited");
+    }
+  }
+
+  /// One plain solve call that takes at most one step, audited if it took one.
+  int call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask, N_Vector scratch) {
+    const int flag = Calls::solve(memory, tout, out, tret, itask);
+    const long steps = Calls::steps(memory);
+    if (steps == steps_seen) return flag;
+    const long taken = steps - steps_seen;
+    steps_seen = steps;
+    if (taken != 1) {
+      incomplete = true;
+      throw Error(std::string(Calls::audit_name) + ": one " + Calls::solve_name + " call took " +
+                  std::to_string(taken) + " steps; only one can be audited");
+    }
+    try {
+      audit_step(memory, scratch);
+    } catch (...) {
+      incomplete = true;
+      throw;
+    }
+    return flag;
+  }
+
+  /// The solution at t from the last step's interpolant as the solve call's output.
+  int output(void* memory, double t, SolverOutput out, sunrealtype* tret, int flag) {
+    if (Calls::output(memory, t, out) < 0) return Calls::ill_input;  // as the solver for a tout behind
+    *tret = t;
+    return flag;
+  }
+
+  int normal(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, N_Vector scratch) {
+    for (;;) {
+      if (Calls::steps(memory) > 0 && (Calls::current_time(memory) - tout) * Calls::last_step(memory) >= 0) {
+        break;  // tout reached: the normal mode only interpolates
+      }
+      const int flag = call(memory, tout, out, tret, Calls::one_step, scratch);
+      if (flag < 0) return flag;
+      const double h = Calls::last_step(memory);
+      if (flag == Calls::root_return) {
+        if ((*tret - tout) * h <= 0) return flag;
+        // The one-step mode found the root beyond tout; the normal mode returns tout first, the
+        // root next.
+        root_pending = true;
+        t_root = *tret;
+        return output(memory, tout, out, tret, Calls::success);
+      }
+      if (flag == Calls::tstop_return) {
+        if ((Calls::current_time(memory) - tout) * h < 0) return flag;
+        // tout reached at the stop time: the one-step mode returned at the stop time and forgot
+        // it, where the normal mode (of CVODE, and of IDA before 7) returns tout first and keeps
+        // the stop time set. With the stop time set again, the normal-mode call below returns as
+        // the plain call would, in either order.
+        const int rearm = Calls::set_stop_time(memory, *tret);
+        if (rearm < 0) return rearm;
+        break;
+      }
+    }
+    return call(memory, tout, out, tret, Calls::normal, scratch);
+  }
+};
+
+}  // namespace energy_audit::sun::detail

@@ -1,0 +1,52 @@
+// The C interface of the IDA drop-in audit (ida_drop_in.h) over IdaAudit, through the
+// handle and guards that the C interfaces share (c_audit_handle.hpp).
+#include "c_audit_handle.hpp"
+#include "energy_audit/sundials/ida_drop_in.h"
+#include "energy_audit/sundials/ida_drop_in.hpp"
+
+struct EaIdaAudit : energy_audit::sun::detail::CAuditHandle<energy_audit::sun::IdaAudit> {};
+
+namespace detail = energy_audit::sun::detail;
+
+extern "C" {
+
+EaIdaAudit* ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
+                                EaKineticEnergyFn power, void* user_data, double threshold) {
+  return detail::create_handle<EaIdaAudit>("ea_ida_audit", dofs, kinetic, potential, power, user_data,
+                                           threshold);
+}
+
+int ea_ida_audit_set_energy_rates(EaIdaAudit* audit, EaKineticEnergyFn kinetic_rate,
+                                  EaPotentialEnergyFn potential_rate) {
+  return detail::set_functions(audit, "set_energy_rates", [&](EaIdaAudit& handle) {
+    handle.kinetic_rate = kinetic_rate;
+    handle.potential_rate = potential_rate;
+  });
+}
+
+int ea_ida_audit_set_constraint_power(EaIdaAudit* audit, EaConstraintPowerFn power) {
+  return detail::set_functions(audit, "set_constraint_power",
+                               [&](EaIdaAudit& handle) { handle.constraint_power = power; });
+}
+
+int ea_ida_audit(EaIdaAudit* audit, void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret,
+                 N_Vector ypret, int itask) {
+  return detail::guarded(audit, EA_IDA_AUDIT_FAILED, [&](energy_audit::sun::IdaAudit& ida_audit) {
+    audit->called = true;
+    return ida_audit.IDASolve(ida_mem, tout, tret, yret, ypret, itask);
+  });
+}
+
+double ea_ida_audit_relative_drift(const EaIdaAudit* audit) { return detail::relative_drift(audit); }
+const char* ea_ida_audit_verdict(const EaIdaAudit* audit) { return detail::verdict(audit); }
+int ea_ida_audit_passed(const EaIdaAudit* audit) { return detail::passed(audit); }
+long ea_ida_audit_steps(const EaIdaAudit* audit) { return detail::audited_steps(audit); }
+int ea_ida_audit_last_energies(const EaIdaAudit* audit, EaAuditEnergies* energies) {
+  return detail::last_energies(audit, energies);
+}
+const char* ea_ida_audit_diagnosis(EaIdaAudit* audit) { return detail::diagnosis(audit); }
+const char* ea_ida_audit_last_error(const EaIdaAudit* audit) { return detail::last_error(audit); }
+void ea_ida_audit_print_summary(const EaIdaAudit* audit, FILE* out) { detail::print_summary(audit, out); }
+void ea_ida_audit_free(EaIdaAudit* audit) { delete audit; }
+
+}  // extern "C"
