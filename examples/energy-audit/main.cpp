@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -23,12 +24,16 @@
 #include "cli_options.hpp"
 #include "drift_envelope.hpp"
 #include "interruption.hpp"
+#include "kinematic_report.hpp"
+#include "kinematic_run.hpp"
 #include "methods.hpp"
 #include "model_registry.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
 #include "reproduce.hpp"
+#include "stability_map.hpp"
+#include "stability_report.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
 
@@ -77,6 +82,13 @@ std::string comma_separated(const std::vector<std::string>& names) {
   return text;
 }
 
+/// The models run and stability accept: the audited ones (model_registry) and the kinematic ones.
+std::vector<std::string> all_model_names() {
+  std::vector<std::string> names = model_names();
+  for (const KinematicEntry& entry : kinematic_registry()) names.push_back(entry.name);
+  return names;
+}
+
 std::vector<std::string> method_names() {
   std::vector<std::string> names;
   for (const Method& m : all_methods()) names.push_back(m.name);
@@ -104,7 +116,7 @@ struct CommonOptions {
               *equation_check_every_option = nullptr, *equation_threshold_option = nullptr;
 
   void add_to(CLI::App& command) {
-    command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(model_names()));
+    command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(all_model_names()));
     form_option = command.add_option("--form", form,
                                      "formulation: lagrange|hamilton (Lagrange models), multipliers|maggi "
                                      "(multiplier models); default: the model's first (see `energy-audit list`)")
@@ -272,10 +284,17 @@ int list_command() {
     for (const Form f : model.forms) forms.emplace_back(form_name(f));
     std::printf("  %-*s %s; forms: %s\n", width, model.name.c_str(), model.description.c_str(), join(forms).c_str());
   }
+  std::printf("\nKinematic models (q' = w(q, t), audited by their constraint drift; run, stability):\n");
+  for (const KinematicEntry& model : kinematic_registry()) {
+    std::printf("  %-*s %s\n", width, model.name.c_str(), model.description.c_str());
+  }
   const std::string multiplier_models = join(multiplier_model_names());
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
   for (const Method& m : all_methods()) {
-    const std::string runs = m.runs_only_multiplier_models() ? multiplier_models : "all models";
+    const bool partitioned = !m.adaptive() && m.fixed_step.info().partitioned;
+    const std::string runs = m.runs_only_multiplier_models() ? multiplier_models
+                             : partitioned                   ? "all models but the kinematic ones"
+                                                             : "all models";
     std::printf("  %-*s %s; runs: %s\n", width, m.name.c_str(), m.description.c_str(), runs.c_str());
   }
   std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (idas).\n");
@@ -292,7 +311,10 @@ struct RunCommand {
   bool no_audit = false;
   CLI::Option *step_option = nullptr, *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
 
+  const CLI::App* app = nullptr;
+
   void add_to(CLI::App& command) {
+    app = &command;
     common.add_to(command);
     command.add_option("--method", method, "integration method (see `energy-audit list`)")
         ->check(one_of(method_names()))->capture_default_str();
@@ -330,6 +352,7 @@ struct RunCommand {
   }
 
   int execute() const {
+    if (const KinematicEntry* kinematic = find_kinematic_model(common.model)) return execute_kinematic(*kinematic);
     const ModelEntry& entry = find_model(common.model);
     RunSettings settings = this->settings(entry);
     const ModelSetup setup = common.setup();
@@ -380,7 +403,81 @@ struct RunCommand {
     if (common.fail_on_verdict && run.verdict() != "pass") return exit_verdict;
     return exit_finished;
   }
+
+  /// `run` on a kinematic model (kinematic_run.hpp): its constraint drift and verdict.
+  int execute_kinematic(const KinematicEntry& model) const;
 };
+
+/// Refuses the options of `command` named in `names` that were given: they act on C or on
+/// multiplier models, which a kinematic model does not have.
+void refuse_for_kinematic(const CLI::App& command, const KinematicEntry& model, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option != nullptr && option->count() > 0) {
+      throw UsageError(std::string(name) + ": does not apply to model " + model.name +
+                       ", a kinematic model audited by its constraint drift (no energies, no multipliers)");
+    }
+  }
+}
+
+/// The options of run and stability that have no meaning for a kinematic model.
+constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
+    "--form", "--independent", "--threshold", "--drift-threshold", "--stabilize", "--phase", "--baumgarte",
+    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as",
+    "--iteration"};
+
+int RunCommand::execute_kinematic(const KinematicEntry& model) const {
+  refuse_for_kinematic(*app, model, options_not_for_kinematic_models);
+  KinematicSettings settings;
+  settings.method = find_method(method);
+  settings.step = step;
+  settings.cvodes = adaptive.options();
+  if (common.t_end_option->count() > 0) settings.t_end = common.t_end;
+  settings.keep_history = csv_option->count() > 0;
+  const ModelSetup setup = common.setup();
+  if (settings.method.adaptive()) {
+    refuse_if_given(step_option, "applies to the fixed-step methods, not to " + method + " (it takes --rtol)");
+  }
+  adaptive.check_applicable(settings.method.adaptive(), settings.method.name == "cvode-adams", method);
+  model.check(setup, settings);
+  if (csv_option->count() > 0) check_output_path("--csv", csv);
+  if (json_option->count() > 0) check_output_path("--json", json);
+  check_distinct_outputs({{"--csv", csv}, {"--json", json}});
+  std::optional<OutputFile> csv_file, json_file;
+  if (csv_option->count() > 0) csv_file.emplace(csv), remove_previous_output(csv);
+  if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+  install_interruption_handlers();
+  settings.stop = &interruption_request();
+
+  const KinematicOutcome run = model.run(setup, settings);
+  print_kinematic_summary(std::cout, run);
+  std::cout.flush();
+  std::vector<std::string> written;
+  if (csv_file) {
+    write_kinematic_csv(*csv_file, run);
+    csv_file->commit();
+    written.push_back(csv);
+  }
+  if (json_file) {
+    write_kinematic_json(*json_file, run);
+    json_file->commit();
+    written.push_back(json);
+  }
+  if (!run.finished()) {  // diverged (verdict unstable), failed or interrupted
+    std::string files;
+    for (const std::string& f : written) files += (files.empty() ? "" : ", ") + quoted_path(f);
+    std::ostringstream at;
+    at << run.t_reached;
+    const std::string how = run.end == RunEnd::Error ? "error: " + run.error + "; stopped at t = " + at.str()
+                            : run.end == RunEnd::Diverged
+                                ? "diverged: |f| beyond 1e100 or not finite in the step after t = " + at.str()
+                                : "interrupted at t = " + at.str();
+    std::cerr << "energy-audit: " << how << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
+    return exit_status(exit_failure);
+  }
+  if (common.fail_on_verdict && run.verdict() != "stable") return exit_verdict;
+  return exit_finished;
+}
 
 struct CompareCommand {
   CommonOptions common;
@@ -407,6 +504,10 @@ struct CompareCommand {
   }
 
   int execute() const {
+    if (find_kinematic_model(common.model) != nullptr) {
+      throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
+                       "stability, not compare");
+    }
     const ModelEntry& entry = find_model(common.model);
     common.check_applicable(entry);
     const ModelSetup setup = common.setup();
@@ -535,6 +636,105 @@ struct CompareCommand {
   }
 };
 
+/// `stability MODEL`: the map of verdicts of a kinematic model over k, τ, methods and starts,
+/// with linear theory and the boundaries (stability_map.hpp).
+struct StabilityCommand {
+  std::string model;
+  std::vector<std::string> methods{"euler", "rk2", "rk3", "rk4"};
+  std::vector<double> steps{0.002, 0.005, 0.01};
+  std::string gains = "-1500:0.5:3";
+  std::vector<Assignment> sets;
+  double t_end = 0;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  bool no_boundaries = false;
+  std::string csv, json, plot;
+  CLI::Option *t_end_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    std::vector<std::string> kinematic_names;
+    for (const KinematicEntry& entry : kinematic_registry()) kinematic_names.push_back(entry.name);
+    command.add_option("MODEL", model, "a kinematic model (see `energy-audit list`)")->required()->check(one_of(kinematic_names));
+    command.add_option("--methods", methods, "comma-separated explicit Runge-Kutta methods (euler, rk2, rk3, rk4, rkg)")
+        ->delimiter(',')->check(CLI::IsMember({"euler", "rk2", "rk3", "rk4", "rkg"}))->default_str("euler,rk2,rk3,rk4");
+    command.add_option("--steps", steps, "comma-separated steps tau")
+        ->delimiter(',')->check(positive_number())->default_str("0.002,0.005,0.01");
+    command.add_option("--k", gains, "the gains, FIRST:STEP:LAST")->capture_default_str()->type_name("FIRST:STEP:LAST");
+    command.add_option("--set", sets, "set a model parameter other than k, NAME=VALUE (repeatable)")
+        ->check(assignment())->take_all()->type_name("NAME=VALUE");
+    t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")->check(positive_number());
+    command.add_option("--threads", threads, "threads that run the map (default: the machine's cores)")
+        ->check(CLI::Range(1u, 1024u))->capture_default_str();
+    command.add_flag("--no-boundaries", no_boundaries,
+                     "only the map: no bracketing search of the boundaries and no rho(k) = 1");
+    csv_option = command.add_option("--csv", csv, "write every run of the map to FILE");
+    json_option = command.add_option("--json", json, "write the map and the boundaries to FILE");
+    plot_option = command.add_option("--plot", plot, "draw the verdicts against k and tau to FILE.png (gnuplot)");
+  }
+
+  int execute() const {
+    const KinematicEntry& entry = *find_kinematic_model(model);
+    StabilityMapSettings settings;
+    for (const std::string& name : methods) settings.methods.push_back(find_method(name, "--methods"));
+    settings.steps = steps;
+    settings.gains = parse_gain_range(gains).values();
+    for (const Assignment& a : sets) {
+      if (a.name == "k") throw UsageError("--set: k is what the map varies: give it with --k");
+    }
+    settings.setup.parameters = sets;
+    if (t_end_option->count() > 0) settings.t_end = t_end;
+    settings.threads = static_cast<int>(threads);
+    settings.boundaries = !no_boundaries;
+    KinematicSettings check;
+    check.t_end = settings.t_end;
+    check.options = {"--methods", "--steps", "--rtol"};
+    for (const Method& method : settings.methods) {
+      check.method = method;
+      for (const double tau : steps) {
+        check.step = tau;
+        entry.check(settings.setup, check);
+      }
+    }
+    const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0,
+               want_plot = plot_option->count() > 0;
+    if (want_csv) check_output_path("--csv", csv);
+    if (want_json) check_output_path("--json", json);
+    if (want_plot) check_output_path("--plot", plot);
+    check_distinct_outputs({{"--csv", csv}, {"--json", json}, {"--plot", plot}});
+    if (want_plot) require_gnuplot("--plot");
+    std::optional<OutputFile> csv_file, json_file, plot_file;
+    if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
+    if (want_json) json_file.emplace(json), remove_previous_output(json);
+    if (want_plot) plot_file.emplace(plot), remove_previous_output(plot);
+    install_interruption_handlers();
+    settings.stop = &interruption_request();
+    if (isatty(fileno(stderr)) != 0) {
+      settings.progress = [](std::size_t done, std::size_t all) {
+        if (done % 64 == 0 || done == all) std::fprintf(stderr, "\r[%zu/%zu] map", done, all);
+      };
+    }
+    std::fprintf(stderr, "energy-audit: %zu runs of the map on %u thread%s%s\n",
+                 settings.methods.size() * steps.size() * settings.gains.size() * entry.starts.size(), threads,
+                 threads == 1 ? "" : "s", settings.boundaries ? ", then the boundary searches" : "");
+    const StabilityMap map = compute_stability_map(entry, settings);
+    if (settings.progress) std::fprintf(stderr, "\r%*s\r", 40, "");
+    print_stability_map(std::cout, entry.name, map);
+    std::cout.flush();
+    if (plot_file && !map.interrupted) {
+      plot_stability_map(*plot_file, entry.name, map);
+      plot_file->commit();
+    }
+    if (csv_file) {
+      write_stability_csv(*csv_file, map);
+      csv_file->commit();
+    }
+    if (json_file) {
+      write_stability_json(*json_file, entry.name, map);
+      json_file->commit();
+    }
+    return map.interrupted ? exit_status(exit_failure) : exit_finished;
+  }
+};
+
 /// `reproduce seed000`: the rows of a source paper's table that a model here corresponds to,
 /// run and set beside the paper's values (reproduce.hpp).
 struct ReproduceCommand {
@@ -625,6 +825,8 @@ int main(int argc, char** argv) {
   run.add_to(*app.add_subcommand("run", "integrate one model with one method and audit it"));
   CompareCommand compare;
   compare.add_to(*app.add_subcommand("compare", "audit one model over several methods and steps"));
+  StabilityCommand stability;
+  stability.add_to(*app.add_subcommand("stability", "map the verdicts of a kinematic model over its gain k and the step"));
   ReproduceCommand reproduce;
   reproduce.add_to(*app.add_subcommand("reproduce", "run the rows of a source paper's table beside its values"));
 
@@ -637,7 +839,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, reproduce)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, stability, reproduce)\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -648,6 +850,7 @@ int main(int argc, char** argv) {
     if (list->parsed()) return list_command();
     if (app.got_subcommand("run")) return run.execute();
     if (app.got_subcommand("reproduce")) return reproduce.execute();
+    if (app.got_subcommand("stability")) return stability.execute();
     return compare.execute();
   } catch (const UsageError& e) {
     remove_previous_outputs(app);

@@ -456,4 +456,66 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
   run_gnuplot(script, png);
 }
 
+void plot_verdict_map(OutputFile& png, const std::string& title, const std::vector<StabilityPanel>& panels) {
+  if (panels.empty()) throw Error("nothing to plot: the map has no run");
+  static const std::vector<std::pair<std::string, std::string>> verdict_colours{
+      {"stable", "#1a9850"}, {"neutral", "#4575b4"}, {"drifting", "#fdae61"}, {"unstable", "#d73027"}};
+  double k_min = INFINITY, k_max = -INFINITY, tau_min = INFINITY, tau_max = -INFINITY;
+  for (const StabilityPanel& panel : panels) {
+    for (const StabilityPanel::Point& p : panel.points) {
+      k_min = std::min(k_min, p.k);
+      k_max = std::max(k_max, p.k);
+      tau_min = std::min(tau_min, p.tau);
+      tau_max = std::max(tau_max, p.tau);
+    }
+  }
+  if (!(k_max > k_min)) k_max = k_min + 1;
+  const int columns = panels.size() > 1 ? 2 : 1;
+  const int rows = static_cast<int>((panels.size() + 1) / static_cast<std::size_t>(columns));
+  std::string script = terminal(std::max(1000, 620 * columns), std::max(500, 380 * rows)) +
+                       "set logscale y\nset format y '%g'\nset format x '%g'\nset grid\nset key below horizontal\n"
+                       "set xlabel 'k [1/s]'\nset ylabel 'tau [s] (first start below, second above)'\n"
+                       "set xrange [" + number(k_min) + ":" + number(k_max) + "]\n"
+                       "set yrange [" + number(tau_min * 0.8) + ":" + number(tau_max * 1.25) + "]\n" +
+                       "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) + " title " +
+                       literal(title) + "\n";
+  std::size_t block = 0;
+  for (const StabilityPanel& panel : panels) {
+    std::vector<std::string> starts;
+    for (const StabilityPanel::Point& p : panel.points) {
+      if (std::find(starts.begin(), starts.end(), p.start) == starts.end()) starts.push_back(p.start);
+    }
+    std::string data, plot;
+    const auto add_block = [&](const std::vector<std::pair<double, double>>& points, const std::string& style,
+                               const std::string& label) {
+      if (points.empty()) return;
+      const std::string name = "$v" + std::to_string(block++);
+      data += datablock(name, points, false);
+      plot += (plot.empty() ? "plot " : ", ") + name + " " + style + " title " + literal(label);
+    };
+    for (const auto& [verdict, colour] : verdict_colours) {
+      std::vector<std::pair<double, double>> points;
+      for (const StabilityPanel::Point& p : panel.points) {
+        if (p.verdict != verdict) continue;
+        const auto index = std::find(starts.begin(), starts.end(), p.start) - starts.begin();
+        points.emplace_back(p.k, p.tau * (index == 0 ? 0.93 : 1.07));
+      }
+      add_block(points, "with points pt 5 ps 0.4 lc rgb '" + colour + "'", verdict);
+    }
+    std::vector<std::pair<double, double>> other;
+    for (const StabilityPanel::Point& p : panel.points) {
+      const bool known = std::any_of(verdict_colours.begin(), verdict_colours.end(),
+                                     [&](const auto& vc) { return vc.first == p.verdict; });
+      if (!known) other.emplace_back(p.k, p.tau);
+    }
+    add_block(other, "with points pt 5 ps 0.4 lc rgb 'grey'", "error");
+    add_block(panel.lower_limit, "with linespoints lw 2 lc rgb 'black' dt 2", "linear limit z*/tau");
+    add_block(panel.upper_limit, "with linespoints lw 2 lc rgb 'black' dt 3", "linear limit -d/tau");
+    if (plot.empty()) throw Error("nothing to plot for " + panel.method);
+    script += data + "set title " + literal(panel.method) + "\n" + plot + "\n";
+  }
+  script += "unset multiplot\n";
+  run_gnuplot(script, png);
+}
+
 }  // namespace energy_audit::cli

@@ -68,4 +68,23 @@ struct TimeSeriesPanel {
 /// is left uncommitted.
 void plot_time_series(OutputFile& png, const std::string& title, const std::vector<TimeSeriesPanel>& panels);
 
+/// One method's panel of a stability map: the verdict of every run at (k, τ) from a named start,
+/// and the linear limits as (k, τ) points, one per τ.
+struct StabilityPanel {
+  struct Point {
+    double k;
+    double tau;
+    std::string start;
+    std::string verdict;  ///< stable, neutral, drifting, unstable (others drawn grey)
+  };
+  std::string method;
+  std::vector<Point> points;
+  std::vector<std::pair<double, double>> lower_limit, upper_limit;  ///< (k, τ)
+};
+
+/// One panel per method: k on x, τ on a log y axis (the starts drawn just below and above
+/// their τ), a colour per verdict, and the linear limits as lines. Throws energy_audit::Error
+/// when there is nothing to draw or gnuplot fails; `png` is left uncommitted.
+void plot_verdict_map(OutputFile& png, const std::string& title, const std::vector<StabilityPanel>& panels);
+
 }  // namespace energy_audit::cli

@@ -870,3 +870,76 @@ BOOST_AUTO_TEST_CASE(the_phase_of_the_line_is_chosen_and_reported) {
   expect_usage_error("run container-line --phase midpoint --method cvode-bdf", "--phase");
   expect_usage_error("run container-line --phase left", "--phase");
 }
+
+BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drift) {
+  const fs::path json = scratch_dir() / "ellipse.json", csv = scratch_dir() / "ellipse.csv";
+  const Result r = energy_audit("run ellipse --set k=-2 --method euler --step 0.002 --init x=1.05 --json " +
+                                json.string() + " --csv " + csv.string());
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("transverse multiplier rho = 0.996") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("verdict: stable") != std::string::npos, r.out);
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(record["verdict"] == "stable");
+  BOOST_TEST(record["f_initial"].get<double>() == 0.5 * (9 * 1.05 * 1.05 - 9), tolerance(1e-15));
+  // Euler removes the 5 % error down to the offset where the gain balances its error of the
+  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (MODELS.md's linear theory).
+  const double d = 9 * 0.002 * 0.002, R = 1 - 2 * 0.002;
+  BOOST_TEST(record["f_final"].get<double>() == 4.5 * d / (1 - R - d), tolerance(0.05));
+  BOOST_TEST(record["steps"] == 10000);
+  const std::vector<std::string> rows = lines_of(read_file(csv));
+  BOOST_TEST(rows.front() == "t,x,y,f");
+  BOOST_TEST(rows.size() == 10002u);  // header, t0 and every step
+
+  const Result repelled = energy_audit("run ellipse --set k=2 --method rk4 --step 0.002");
+  BOOST_TEST(repelled.status == 0);
+  BOOST_TEST(repelled.out.find("verdict: unstable") != std::string::npos, repelled.out);
+  const Result adaptive = energy_audit("run ellipse --set k=-5 --method cvode-bdf --rtol 1e-9");
+  BOOST_TEST(adaptive.status == 0);
+  BOOST_TEST(adaptive.out.find("verdict: stable") != std::string::npos, adaptive.out);
+  const Result diverged = energy_audit("run ellipse --set k=1000 --method euler --step 0.01");
+  BOOST_TEST(diverged.status == 1);
+  BOOST_TEST(diverged.out.find("verdict: unstable") != std::string::npos, diverged.out);
+  BOOST_TEST(diverged.err.find("diverged") != std::string::npos, diverged.err);
+
+  expect_usage_error("run ellipse --method verlet", "verlet");
+  expect_usage_error("run ellipse --method euler-cromer", "euler-cromer");
+  expect_usage_error("run ellipse --method idas", "idas");
+  expect_usage_error("run ellipse --threshold 1e-3", "--threshold");
+  expect_usage_error("run ellipse --set m=1", "'m'");
+  expect_usage_error("run ellipse --init z=1", "'z'");
+  expect_usage_error("compare ellipse", "kinematic");
+  expect_usage_error("run ellipse --method cvode-bdf --step 0.1", "--step");
+}
+
+BOOST_AUTO_TEST_CASE(a_stability_map_on_threads_equals_the_serial_one) {
+  const fs::path serial = scratch_dir() / "map1.csv", threaded = scratch_dir() / "map2.csv",
+                 json = scratch_dir() / "map.json";
+  const std::string map = "stability ellipse --methods euler,rk4 --steps 0.01,0.005 --k -320:4:3 --t-end 5 ";
+  const Result one = energy_audit(map + "--no-boundaries --threads 1 --csv " + serial.string());
+  const Result three = energy_audit(map + "--threads 3 --csv " + threaded.string() + " --json " + json.string());
+  BOOST_TEST(one.status == 0, one.err);
+  BOOST_TEST(three.status == 0, three.err);
+  const std::string rows = read_file(serial);
+  BOOST_TEST(line_count(rows) == 1u + 2 * 2 * 81 * 2);  // header, methods x steps x gains x starts
+  BOOST_TEST(rows == read_file(threaded));  // run by run, verdict by verdict
+  BOOST_TEST(three.out.find("on 3 threads") != std::string::npos, three.out);
+  // Linear theory: Euler keeps errors for -2/tau < k; at tau = 0.01, -200 < k.
+  BOOST_TEST(three.out.find("euler, tau = 0.01: linear interval -200 < k") != std::string::npos, three.out);
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  for (const auto& summary : record["summaries"]) {
+    // rho(k) = 1 sits at the linear limit z*/tau to within 1 % (the rotation shifts it a little).
+    BOOST_TEST(summary["rho_one_lower"].get<double>() == summary["linear_lower"].get<double>(), tolerance(0.01));
+  }
+  for (const auto& point : record["points"]) {
+    if (point["method"] == "euler" && point["tau"] == 0.01 && point["k"].get<double>() < -210) {
+      BOOST_TEST(point["verdict"] == "unstable");
+    }
+  }
+  expect_usage_error("stability crane", "crane");
+  expect_usage_error("stability ellipse --k 1:2", "--k");
+  expect_usage_error("stability ellipse --k 3:1:1", "--k");
+  expect_usage_error("stability ellipse --k 0:0:1", "--k");
+  expect_usage_error("stability ellipse --set k=1", "--k");
+  expect_usage_error("stability ellipse --methods verlet", "verlet");
+  expect_usage_error("stability ellipse --threads 0", "--threads");
+}

@@ -61,20 +61,19 @@ class KinematicSystem {
   }
 
   /// The null-space basis N(q, t) the rates use: n × (n − m).
-  static Matrix null_space(const Matrix& f_q) {
+  static Eigen::Matrix<double, n, n - m> null_space(const Eigen::Matrix<double, m, n>& f_q) {
     if constexpr (n - m == 1) {
       return generalized_cross_product(f_q);
     } else {
-      return PseudoInverse(f_q).orthonormal_null_space();
+      return PseudoInverse<m, n>(f_q).orthonormal_null_space();
     }
   }
 
   /// q̇ = N c + f_q⁺ (K f − f_t); throws energy_audit::Error where f_q loses rank.
   void operator()(const ConstVectorRef& q, Eigen::Ref<Vector> q_dot, double t) const {
     const KinematicConstraintTerms<n, m> terms = constraint_terms(q, t);
-    const Matrix f_q = terms.f_q;
-    const Vector correction = model_.gain() * terms.f - terms.f_t;
-    q_dot = null_space(f_q) * model_.free_velocities(t) + PseudoInverse(f_q).apply(correction);
+    const VectorN<double, m> correction = model_.gain() * terms.f - terms.f_t;
+    q_dot = null_space(terms.f_q) * model_.free_velocities(t) + PseudoInverse<m, n>(terms.f_q).apply(correction);
   }
 
   /// A run ends as diverged after a step that leaves ‖f‖ beyond 1e100 (or non-finite).

@@ -16,11 +16,18 @@
 
 namespace energy_audit {
 
+/// m × n known at compile time (fixed-size, nothing allocated) or Eigen::Dynamic.
+template <int m = Eigen::Dynamic, int n = Eigen::Dynamic>
 class PseudoInverse {
  public:
+  using Jacobian = Eigen::Matrix<double, m, n>;
+  using Residual = Eigen::Matrix<double, m, 1>;
+  using Velocity = Eigen::Matrix<double, n, 1>;
+  using NullSpace = Eigen::Matrix<double, n, (m == Eigen::Dynamic || n == Eigen::Dynamic) ? Eigen::Dynamic : n - m>;
+
   /// Throws energy_audit::Error when f_q has no more columns than rows or is rank-deficient
   /// (its constraints are dependent, or singular at this state).
-  explicit PseudoInverse(const Matrix& fq) : rows_(fq.rows()), qr_(fq.transpose()) {
+  explicit PseudoInverse(const Jacobian& fq) : rows_(fq.rows()), qr_(fq.transpose()) {
     if (fq.rows() >= fq.cols()) {
       throw Error("pseudo-inverse: the constraint Jacobian is " + std::to_string(fq.rows()) + " x " +
                   std::to_string(fq.cols()) + "; it needs fewer constraints than coordinates");
@@ -32,43 +39,46 @@ class PseudoInverse {
   }
 
   /// f_q⁺ r for r of m entries: the least-norm solution x of f_q x = r.
-  Vector apply(const Vector& r) const {
-    const Index m = rows_;
-    Vector z = qr_.colsPermutation().transpose() * r;
-    qr_.matrixQR().topLeftCorner(m, m).template triangularView<Eigen::Upper>().transpose().solveInPlace(z);
-    Vector x = Vector::Zero(qr_.rows());
-    x.head(m) = z;
+  Velocity apply(const Residual& r) const {
+    Residual z = qr_.colsPermutation().transpose() * r;
+    qr_.matrixQR().topLeftCorner(rows_, rows_).template triangularView<Eigen::Upper>().transpose().solveInPlace(z);
+    Velocity x = Velocity::Zero(qr_.rows());
+    x.head(rows_) = z;
     return qr_.householderQ() * x;
   }
 
   /// An orthonormal basis of the null space of f_q: n × (n − m), NᵀN = I, f_q N = 0.
-  Matrix orthonormal_null_space() const {
-    const Index n = qr_.rows();
-    Matrix basis = Matrix::Identity(n, n).rightCols(n - rows_);
+  NullSpace orthonormal_null_space() const {
+    const Index columns = qr_.rows();
+    NullSpace basis = Matrix::Identity(columns, columns).rightCols(columns - rows_);
     basis.applyOnTheLeft(qr_.householderQ());
     return basis;
   }
 
  private:
   Index rows_;
-  Eigen::ColPivHouseholderQR<Matrix> qr_;
+  Eigen::ColPivHouseholderQR<Eigen::Matrix<double, n, m>> qr_;  // of f_qᵀ
 };
 
 /// The generalized cross product of the n − 1 rows of A (n − 1 × n): the vector N with
 /// N_i = (−1)^i det(A without column i) (i from 0), orthogonal to every row, of length the
 /// (n − 1)-volume the rows span, zero when they are dependent. For one row [a, b] it is [b, −a],
 /// for two rows in 3-space their cross product (seed 001's construction of the null space).
-inline Vector generalized_cross_product(const Matrix& A) {
+template <class Derived>
+Eigen::Matrix<double, Derived::ColsAtCompileTime, 1> generalized_cross_product(const Eigen::MatrixBase<Derived>& A) {
+  constexpr int columns = Derived::ColsAtCompileTime;
+  constexpr int minor_size = columns == Eigen::Dynamic ? Eigen::Dynamic : columns - 1;
   const Index n = A.cols();
   if (A.rows() != n - 1) {
     throw Error("generalized cross product: " + std::to_string(A.rows()) + " rows of " + std::to_string(n) +
                 " entries; it needs n - 1 rows");
   }
-  Vector N(n);
+  Eigen::Matrix<double, columns, 1> N(n);
   for (Index i = 0; i < n; ++i) {
-    Matrix minor(n - 1, n - 1);
-    minor << A.leftCols(i), A.rightCols(n - 1 - i);
-    const double det = n == 1 ? 1.0 : minor.determinant();
+    Eigen::Matrix<double, minor_size, minor_size> minor(n - 1, n - 1);
+    minor.leftCols(i) = A.leftCols(i);
+    minor.rightCols(n - 1 - i) = A.rightCols(n - 1 - i);
+    const double det = minor.determinant();  // 1 for the empty minor of n = 1
     N[i] = i % 2 == 0 ? det : -det;
   }
   return N;

@@ -58,11 +58,13 @@ int cvodes_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   auto& problem = problem_of<CvodesProblem<System>>(user_data);
   return problem.guard.run([&] {
     const Eigen::Map<Vector> rates = view(ydot);
-    if (problem.z_mode == ZMode::State) {
-      problem.system(view(y), rates, t);
-    } else {
-      problem.system.motion_rates(view(y), rates, t);
+    if constexpr (EnergyFlowSystem<System>) {
+      if (problem.z_mode == ZMode::Quadrature) {
+        problem.system.motion_rates(view(y), rates, t);
+        return all_finite(rates) ? 0 : 1;
+      }
     }
+    problem.system(view(y), rates, t);
     return all_finite(rates) ? 0 : 1;  // recoverable: CVODE retries with a smaller step
   });
 }
@@ -101,19 +103,22 @@ void reinitialize(CvodesSolver& solver, const ConstVectorRef& y0, double t0, dou
 
 }  // namespace detail
 
-/// Integrates y from t0 to t1; y holds the state at t1 afterwards. The observer sees (y, t) at
+/// Integrates y from t0 to t1; y holds the state at t1 afterwards. An EnergyFlowSystem may carry
+/// Z as a quadrature (options.z_mode); any other first-order system (a kinematic system, say) is
+/// integrated as it is. The observer sees (y, t) at
 /// t0 and after every accepted internal step, Z included in both modes, and is told the
 /// interval and how the run ended (run_observer.hpp). At options.breakpoints CVODES stops and
 /// starts again from the state reached (one run for the observer). Stops at the first step boundary after
 /// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure,
 /// InvalidArgument for an interval that adaptive_interval_problem refuses, and rethrows an
 /// exception from the system after CVODES has returned (both failures end as RunEnd::Error).
-template <EnergyFlowSystem System, class Observer>
+template <FirstOrderSystem System, class Observer>
   requires StateObserver<std::remove_reference_t<Observer>>
 CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
                               const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
-  const bool quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
+  bool quadrature = false;
+  if constexpr (EnergyFlowSystem<System>) quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
   detail::CvodesProblem<System> problem(system, quadrature ? ZMode::Quadrature : ZMode::State);
   // One run of CVODES per piece between breakpoints, restarted with CVodeReInit.
   SolverPieces pieces(t0, t1, options.breakpoints);
@@ -124,8 +129,9 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
   double t = t0;
   const auto motion = [&] { return quadrature ? ConstVectorRef(y.head(motion_size)) : ConstVectorRef(y); };
   const auto start = [&] {
-    detail::configure(solver, motion(), t0, pieces.end(), detail::cvodes_rhs<System>,
-                      quadrature ? detail::cvodes_energy_flow<System> : nullptr, problem, options);
+    CVQuadRhsFn energy_flow = nullptr;
+    if constexpr (EnergyFlowSystem<System>) energy_flow = quadrature ? detail::cvodes_energy_flow<System> : nullptr;
+    detail::configure(solver, motion(), t0, pieces.end(), detail::cvodes_rhs<System>, energy_flow, problem, options);
   };
   const auto take_piece_step = [&] {
     if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached

@@ -1,0 +1,222 @@
+#include "stability_map.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// `setup` with k and the start's initial values set (last, so that they win).
+ModelSetup with_gain(ModelSetup setup, double k, const std::vector<Assignment>& start = {}) {
+  setup.parameters.emplace_back("k", k);
+  for (const Assignment& a : start) setup.initial_values.push_back(a);
+  return setup;
+}
+
+/// linspace(from, to, count).
+std::vector<double> linspace(double from, double to, int count) {
+  std::vector<double> values(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = from + (to - from) * i / (count - 1);
+  return values;
+}
+
+class BoundarySearch {
+ public:
+  BoundarySearch(const KinematicEntry& model, const StabilityMapSettings& settings, const Method& method, double tau,
+                 const std::vector<Assignment>& start)
+      : model_(model), settings_(settings), method_(method), tau_(tau), start_(start) {}
+
+  /// MODELS.md's bracketing search from −2 towards k_out over `count` scan points.
+  std::optional<OperationalBoundary> find(double k_out, int count) const {
+    const std::vector<double> scan = linspace(-2.0, k_out, count);
+    const std::vector<char> passes = stable_at(scan);
+    const auto first_fail = std::find(passes.begin(), passes.end(), char{0});
+    if (first_fail == passes.begin() || first_fail == passes.end()) return std::nullopt;
+    const std::size_t b_index = static_cast<std::size_t>(first_fail - passes.begin());
+    OperationalBoundary boundary;
+    boundary.passing_beyond = static_cast<int>(std::count(first_fail, passes.end(), char{1}));
+    double a = scan[b_index - 1], b = scan[b_index];
+    while (std::abs(b - a) > 1e-9 * std::max(1.0, std::abs(a))) {
+      if (stop_requested(settings_.stop)) break;
+      const std::vector<double> points = linspace(a, b, 33);
+      std::vector<char> refined = stable_at(std::vector<double>(points.begin() + 1, points.end()));
+      refined.insert(refined.begin(), char{1});  // a is taken as passing
+      const auto fail = std::find(refined.begin() + 1, refined.end(), char{0});
+      if (fail == refined.end()) {
+        a = points[points.size() - 2];
+      } else {
+        const std::size_t i = static_cast<std::size_t>(fail - refined.begin());
+        a = points[i - 1];
+        b = points[i];
+      }
+    }
+    boundary.last_stable = a;
+    boundary.first_unstable = b;
+    return boundary;
+  }
+
+ private:
+  /// Whether |f_n| ≤ 1 for every n at each gain (a NaN fails), the runs spread over the pool.
+  std::vector<char> stable_at(const std::vector<double>& gains) const {
+    std::vector<char> passes(gains.size(), 0);
+    parallel_for(gains.size(), settings_.threads, [&](std::size_t i) {
+      KinematicSettings s;
+      s.method = method_;
+      s.step = tau_;
+      s.t_end = settings_.t_end;
+      s.multiplier_points = 0;
+      s.stop_above = ConstraintDriftAudit::unstable_bound;
+      s.stop = settings_.stop;
+      const KinematicOutcome run = model_.run(with_gain(settings_.setup, gains[i], start_), s);
+      passes[i] = run.finished() && run.drift.max() <= ConstraintDriftAudit::unstable_bound;
+    });
+    return passes;
+  }
+
+  const KinematicEntry& model_;
+  const StabilityMapSettings& settings_;
+  const Method& method_;
+  double tau_;
+  const std::vector<Assignment>& start_;
+};
+
+/// k with rho(k) = 1 between `a` and `b` by 200 halvings, when rho − 1 changes sign there.
+std::optional<double> rho_one(const KinematicEntry& model, const StabilityMapSettings& settings, const Method& method,
+                              double tau, double a, double b) {
+  const auto excess = [&](double k) {
+    return model.transverse_multiplier(with_gain(settings.setup, k), method, tau, settings.multiplier_points) - 1.0;
+  };
+  double fa = excess(a);
+  const double fb = excess(b);
+  if (!(fa * fb < 0)) return std::nullopt;
+  for (int i = 0; i < 200 && !stop_requested(settings.stop); ++i) {
+    const double middle = 0.5 * (a + b);
+    if (middle == a || middle == b) break;
+    const double fm = excess(middle);
+    if ((fm < 0) == (fa < 0)) {
+      a = middle;
+      fa = fm;
+    } else {
+      b = middle;
+    }
+  }
+  return 0.5 * (a + b);
+}
+
+}  // namespace
+
+std::vector<double> GainRange::values() const {
+  const auto count = static_cast<std::size_t>(std::floor((last - first) / step + 1e-9)) + 1;
+  std::vector<double> gains(count);
+  for (std::size_t i = 0; i < count; ++i) gains[i] = first + static_cast<double>(i) * step;
+  return gains;
+}
+
+GainRange parse_gain_range(const std::string& text) {
+  GainRange range;
+  std::istringstream in(text);
+  char colon1 = 0, colon2 = 0;
+  if (!(in >> range.first >> colon1 >> range.step >> colon2 >> range.last) || colon1 != ':' || colon2 != ':' ||
+      !(in >> std::ws).eof() || !std::isfinite(range.first) || !std::isfinite(range.last) ||
+      !std::isfinite(range.step)) {
+    throw UsageError("--k: '" + text + "' is not FIRST:STEP:LAST (e.g. -1500:0.5:3)");
+  }
+  if (!(range.step > 0)) throw UsageError("--k: the step in '" + text + "' must be > 0");
+  if (range.last < range.first) throw UsageError("--k: LAST in '" + text + "' is below FIRST");
+  if ((range.last - range.first) / range.step > 1e6) {
+    throw UsageError("--k: '" + text + "' gives more than a million gains");
+  }
+  return range;
+}
+
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      try {
+        body(i);
+      } catch (...) {
+        const std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;  // the others stop at their next index
+      }
+    }
+  };
+  const std::size_t helpers = std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)) - 1, count);
+  {
+    std::vector<std::jthread> pool;
+    for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+    work();
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings) {
+  StabilityMap map;
+  map.threads = std::max(settings.threads, 1);
+  const std::size_t methods = settings.methods.size(), steps = settings.steps.size(), gains = settings.gains.size(),
+                    starts = model.starts.size();
+  for (const Method& method : settings.methods) model.linear_interval(settings.setup, method, 1.0);  // refuses non-RK
+  map.points.resize(methods * steps * gains * starts);
+  std::atomic<std::size_t> done{0};
+  const std::size_t jobs = methods * steps * gains;
+  parallel_for(jobs, settings.threads, [&](std::size_t job) {
+    if (stop_requested(settings.stop)) return;
+    const std::size_t g = job % gains, s = (job / gains) % steps, m = job / (gains * steps);
+    const Method& method = settings.methods[m];
+    const double tau = settings.steps[s], k = settings.gains[g];
+    const double rho = model.transverse_multiplier(with_gain(settings.setup, k), method, tau, settings.multiplier_points);
+    for (std::size_t start = 0; start < starts; ++start) {
+      KinematicSettings run_settings;
+      run_settings.method = method;
+      run_settings.step = tau;
+      run_settings.t_end = settings.t_end;
+      run_settings.multiplier_points = 0;
+      run_settings.stop = settings.stop;
+      const KinematicOutcome run = model.run(with_gain(settings.setup, k, model.starts[start].second), run_settings);
+      MapPoint& point = map.points[job * starts + start];
+      point = {method.name, tau, model.starts[start].first, k, run.drift.max(), run.drift.final(), rho,
+               run.end == RunEnd::Error || run.end == RunEnd::Interrupted
+                   ? run.verdict()
+                   : std::string(to_string(run.drift.verdict(rho)))};
+    }
+    if (settings.progress) settings.progress(++done, jobs);
+  });
+  map.interrupted = stop_requested(settings.stop);
+  if (map.interrupted) return map;
+
+  for (const Method& method : settings.methods) {
+    for (const double tau : settings.steps) {
+      MethodStepSummary summary;
+      summary.method = method.name;
+      summary.tau = tau;
+      summary.linear = model.linear_interval(settings.setup, method, tau);
+      if (settings.boundaries) {
+        const double z_limit = summary.linear.lower;  // z*/τ
+        summary.rho_one_lower = rho_one(model, settings, method, tau, 0.5 * z_limit, 1.3 * z_limit);
+        summary.rho_one_upper = rho_one(model, settings, method, tau, -2.0, 1.0);
+        for (const auto& [name, start] : model.starts) {
+          const BoundarySearch search(model, settings, method, tau, start);
+          summary.starts.push_back({name, search.find(1.3 * z_limit, 401), search.find(3.0, 501)});
+        }
+      }
+      map.summaries.push_back(std::move(summary));
+      if (stop_requested(settings.stop)) {
+        map.interrupted = true;
+        return map;
+      }
+    }
+  }
+  return map;
+}
+
+}  // namespace energy_audit::cli

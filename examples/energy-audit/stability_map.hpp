@@ -1,0 +1,90 @@
+#pragma once
+/// \file
+/// The stability map of a kinematic model (`energy-audit stability`): the verdict of every run
+/// over a grid of gains k, for each method, step τ and named start, beside what linear theory
+/// and the numerical boundaries say (MODELS.md, ellipse). The runs are independent and go to a
+/// pool of threads; every result lands at its own index, so the map equals a serial one.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <energy_audit/stop_request.hpp>
+
+#include "kinematic_run.hpp"
+
+namespace energy_audit::cli {
+
+/// FIRST:STEP:LAST, as --k takes it: FIRST, FIRST + STEP, ... up to LAST (within 1e-9 STEP).
+struct GainRange {
+  double first = 0, step = 1, last = 0;
+  std::vector<double> values() const;
+};
+/// Reads "a:s:b"; throws UsageError naming --k for anything else (s must be > 0, b ≥ a).
+GainRange parse_gain_range(const std::string& text);
+
+struct StabilityMapSettings {
+  std::vector<Method> methods;  ///< fixed-step methods with a stability polynomial
+  std::vector<double> steps;    ///< τ
+  std::vector<double> gains;    ///< k
+  ModelSetup setup;             ///< --set and --init besides k and the starts
+  std::optional<double> t_end;
+  int threads = 1;
+  int multiplier_points = 4096;
+  bool boundaries = true;  ///< search the operational boundaries and rho(k) = 1
+  const StopRequest* stop = nullptr;
+  /// Called from the workers with (runs done, runs in all), at most a few times per second.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// One run of the map.
+struct MapPoint {
+  std::string method;
+  double tau = 0;
+  std::string start;
+  double k = 0;
+  double f_max = 0, f_final = 0;
+  double rho = 0;
+  std::string verdict;
+};
+
+/// A boundary of the operationally stable k (|f_n| ≤ 1 for every n): the last stable and the
+/// first unstable k of the bracketing search, and the passing scan points beyond it (> 0: the
+/// stable set is not an interval). Absent when the first scan point fails or none fails.
+struct OperationalBoundary {
+  double last_stable = 0, first_unstable = 0;
+  int passing_beyond = 0;
+};
+
+struct StartBoundaries {
+  std::string start;
+  std::optional<OperationalBoundary> lower, upper;
+};
+
+/// What linear theory and the searches say for one method and step.
+struct MethodStepSummary {
+  std::string method;
+  double tau = 0;
+  LinearInterval linear;
+  std::optional<double> rho_one_lower, rho_one_upper;  ///< rho(k) = 1 by bisection
+  std::vector<StartBoundaries> starts;
+};
+
+struct StabilityMap {
+  std::vector<MapPoint> points;  ///< method, τ, k, start in that order of nesting
+  std::vector<MethodStepSummary> summaries;
+  int threads = 1;
+  bool interrupted = false;
+};
+
+/// Runs the map and, with settings.boundaries, the searches; throws UsageError for a method
+/// that is not an explicit Runge–Kutta method of the list.
+StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings);
+
+/// Runs body(i) for i in [0, count) on `threads` threads (the caller's among them); the first
+/// exception is rethrown after all have stopped.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,164 @@
+#include "stability_report.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "plots.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string number(double value) {
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
+}
+
+std::string short_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+std::string boundary_text(const std::optional<OperationalBoundary>& b) {
+  if (!b) return "none";
+  std::string text = short_number(b->last_stable) + " | " + short_number(b->first_unstable);
+  if (b->passing_beyond > 0) text += " (" + std::to_string(b->passing_beyond) + " passing beyond)";
+  return text;
+}
+
+std::string optional_text(const std::optional<double>& value) { return value ? short_number(*value) : "none"; }
+
+Json boundary_json(const std::optional<OperationalBoundary>& b) {
+  if (!b) return nullptr;
+  return {{"last_stable", b->last_stable}, {"first_unstable", b->first_unstable}, {"passing_beyond", b->passing_beyond}};
+}
+
+/// The points of one method, τ and start.
+std::vector<const MapPoint*> points_of(const StabilityMap& map, const std::string& method, double tau,
+                                       const std::string& start) {
+  std::vector<const MapPoint*> points;
+  for (const MapPoint& p : map.points) {
+    if (p.method == method && p.tau == tau && p.start == start && !p.verdict.empty()) points.push_back(&p);
+  }
+  return points;
+}
+
+}  // namespace
+
+void print_stability_map(std::ostream& out, const std::string& model, const StabilityMap& map) {
+  std::set<std::string> starts;
+  for (const MapPoint& p : map.points) starts.insert(p.start);
+  out << "stability map of " << model << ": " << map.points.size() << " runs on " << map.threads
+      << (map.threads == 1 ? " thread" : " threads") << "\n";
+  out << "linear theory: a small constraint error does not grow for z*/tau < k < -d/tau "
+         "(z*: real stability limit of R, d = |R(i w)|^2 - 1, w the rotation per step)\n";
+  for (const MethodStepSummary& s : map.summaries) {
+    out << "\n" << s.method << ", tau = " << short_number(s.tau) << ": linear interval " << short_number(s.linear.lower)
+        << " < k < " << short_number(s.linear.upper) << "; rho(k) = 1 at " << optional_text(s.rho_one_lower) << " and "
+        << optional_text(s.rho_one_upper) << "\n";
+    for (const StartBoundaries& b : s.starts) {
+      out << "  " << b.start << ": operational boundaries (last stable | first unstable): lower "
+          << boundary_text(b.lower) << ", upper " << boundary_text(b.upper) << "\n";
+    }
+    for (const std::string& start : starts) {
+      std::map<std::string, int> counts;
+      double stable_min = INFINITY, stable_max = -INFINITY;
+      for (const MapPoint* p : points_of(map, s.method, s.tau, start)) {
+        ++counts[p->verdict];
+        if (p->verdict == "stable") {
+          stable_min = std::min(stable_min, p->k);
+          stable_max = std::max(stable_max, p->k);
+        }
+      }
+      out << "  " << start << ": map verdicts";
+      for (const auto& [verdict, count] : counts) out << " " << verdict << " " << count;
+      if (stable_min <= stable_max) out << "; stable from k = " << short_number(stable_min) << " to " << short_number(stable_max);
+      out << "\n";
+    }
+  }
+  if (map.interrupted) out << "interrupted: the map or the searches did not finish\n";
+}
+
+void write_stability_csv(OutputFile& file, const StabilityMap& map) {
+  file.write("method,tau,start,k,f_max,f_final,rho,verdict\n");
+  for (const MapPoint& p : map.points) {
+    if (p.verdict.empty()) continue;  // not run (interrupted)
+    std::string row = p.method;
+    for (const std::string& field :
+         {number(p.tau), p.start, number(p.k), number(p.f_max), number(p.f_final), number(p.rho), p.verdict}) {
+      row += ',';
+      row += field;
+    }
+    row += '\n';
+    file.write(row);
+  }
+}
+
+void write_stability_json(OutputFile& file, const std::string& model, const StabilityMap& map) {
+  Json j;
+  j["model"] = model;
+  j["threads"] = map.threads;
+  j["interrupted"] = map.interrupted;
+  Json summaries = Json::array();
+  for (const MethodStepSummary& s : map.summaries) {
+    Json starts = Json::array();
+    for (const StartBoundaries& b : s.starts) {
+      starts.push_back({{"start", b.start}, {"lower", boundary_json(b.lower)}, {"upper", boundary_json(b.upper)}});
+    }
+    summaries.push_back({{"method", s.method},
+                         {"tau", s.tau},
+                         {"linear_lower", s.linear.lower},
+                         {"linear_upper", s.linear.upper},
+                         {"rho_one_lower", s.rho_one_lower ? Json(*s.rho_one_lower) : Json(nullptr)},
+                         {"rho_one_upper", s.rho_one_upper ? Json(*s.rho_one_upper) : Json(nullptr)},
+                         {"boundaries", starts}});
+  }
+  j["summaries"] = summaries;
+  Json points = Json::array();
+  for (const MapPoint& p : map.points) {
+    if (p.verdict.empty()) continue;
+    points.push_back({{"method", p.method},
+                      {"tau", p.tau},
+                      {"start", p.start},
+                      {"k", p.k},
+                      {"f_max", std::isfinite(p.f_max) ? Json(p.f_max) : Json("inf")},
+                      {"f_final", std::isfinite(p.f_final) ? Json(p.f_final) : Json("inf")},
+                      {"rho", p.rho},
+                      {"verdict", p.verdict}});
+  }
+  j["points"] = points;
+  file.write(j.dump(1) + "\n");
+}
+
+void plot_stability_map(OutputFile& png, const std::string& model, const StabilityMap& map) {
+  std::vector<StabilityPanel> panels;
+  for (const MapPoint& p : map.points) {
+    if (p.verdict.empty()) continue;
+    auto panel = std::find_if(panels.begin(), panels.end(), [&](const StabilityPanel& s) { return s.method == p.method; });
+    if (panel == panels.end()) {
+      panels.push_back({p.method, {}, {}, {}});
+      panel = panels.end() - 1;
+    }
+    panel->points.push_back({p.k, p.tau, p.start, p.verdict});
+  }
+  for (const MethodStepSummary& s : map.summaries) {
+    for (StabilityPanel& panel : panels) {
+      if (panel.method != s.method) continue;
+      panel.lower_limit.emplace_back(s.linear.lower, s.tau);
+      panel.upper_limit.emplace_back(s.linear.upper, s.tau);
+    }
+  }
+  plot_verdict_map(png, "stability of " + model + ": verdict against k and tau", panels);
+}
+
+}  // namespace energy_audit::cli
