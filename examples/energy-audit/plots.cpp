@@ -470,13 +470,22 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
     }
   }
   if (!(k_max > k_min)) k_max = k_min + 1;
+  std::vector<double> taus;
+  for (const StabilityPanel& panel : panels) {
+    for (const StabilityPanel::Point& p : panel.points) {
+      if (std::find(taus.begin(), taus.end(), p.tau) == taus.end()) taus.push_back(p.tau);
+    }
+  }
+  std::string tics = "set ytics (";
+  for (std::size_t i = 0; i < taus.size(); ++i) tics += (i ? ", " : "") + literal(number(taus[i])) + " " + number(taus[i]);
+  tics += ")\n";
   const int columns = panels.size() > 1 ? 2 : 1;
   const int rows = static_cast<int>((panels.size() + 1) / static_cast<std::size_t>(columns));
   std::string script = terminal(std::max(1000, 620 * columns), std::max(500, 380 * rows)) +
                        "set logscale y\nset format y '%g'\nset format x '%g'\nset grid\nset key below horizontal\n"
                        "set xlabel 'k [1/s]'\nset ylabel 'tau [s] (first start below, second above)'\n"
                        "set xrange [" + number(k_min) + ":" + number(k_max) + "]\n"
-                       "set yrange [" + number(tau_min * 0.8) + ":" + number(tau_max * 1.25) + "]\n" +
+                       "set yrange [" + number(tau_min * 0.8) + ":" + number(tau_max * 1.25) + "]\n" + tics +
                        "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) + " title " +
                        literal(title) + "\n";
   std::size_t block = 0;
