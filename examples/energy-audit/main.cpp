@@ -35,6 +35,7 @@
 #include "reproduce_seed001.hpp"
 #include "stability_map.hpp"
 #include "stability_report.hpp"
+#include "step_advisor.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
 
@@ -736,6 +737,91 @@ struct StabilityCommand {
   }
 };
 
+/// `advise MODEL --target X`: the largest step (loosest rtol) of each method that meets the
+/// target, and the cheapest method (step_advisor.hpp).
+struct AdviseCommand {
+  CommonOptions common;
+  AdaptiveOptions adaptive;
+  double target = 1e-6;
+  double drift_target = 1e-6;
+  std::vector<std::string> methods;
+  std::string json;
+  CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr;
+  const CLI::App* app = nullptr;
+
+  void add_to(CLI::App& command) {
+    app = &command;
+    common.add_to(command);
+    command.add_option("--target", target, "the delta_C to meet")->check(positive_number())->capture_default_str();
+    drift_target_option = command.add_option("--drift-target", drift_target,
+                                              "multiplier models: the max |Phi| and max |G v + g| to meet")
+                              ->check(positive_number())->capture_default_str();
+    methods_option = command.add_option("--methods", methods,
+                                        "comma-separated methods (default: every method that runs the model)")
+                         ->delimiter(',')->check(one_of(method_names()));
+    adaptive.add_to(command, false);
+    json_option = command.add_option("--json", json, "write the advice and every probe run to FILE");
+  }
+
+  int execute() const {
+    if (find_kinematic_model(common.model) != nullptr) {
+      throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than a "
+                       "target: use stability");
+    }
+    const ModelEntry& entry = find_model(common.model);
+    common.check_applicable(entry);
+    for (const char* name : {"--threshold", "--fail-on-verdict"}) {
+      const CLI::Option* option = app->get_option_no_throw(name);
+      if (option != nullptr && option->count() > 0) {
+        throw UsageError(std::string(name) + ": advise judges runs by --target (and --drift-target)");
+      }
+    }
+    if (!entry.has_multipliers()) refuse_if_given(drift_target_option, "model " + entry.name + " has no constraints to drift");
+    AdviceSettings settings;
+    settings.target = target;
+    settings.drift_target = entry.has_multipliers() ? drift_target : 0;  // 0: not printed, nothing drifts
+    settings.base = common.settings();
+    settings.base.cvodes = adaptive.options();
+    settings.base.options = {"--methods", "--methods", "--methods"};
+    std::vector<Method> method_list;
+    if (methods_option->count() > 0) {
+      for (const std::string& name : methods) method_list.push_back(find_method(name, "--methods"));
+    } else {
+      for (const Method& m : all_methods()) {
+        RunSettings trial = settings.base;
+        trial.method = m;
+        try {
+          check_settings(entry, common.setup(), trial);
+          method_list.push_back(m);
+        } catch (const UsageError&) {  // a method that does not run this model (idas on a Lagrange model)
+        }
+      }
+    }
+    bool any_adaptive = false, any_adams = false;
+    for (const Method& m : method_list) {
+      any_adaptive = any_adaptive || m.adaptive();
+      any_adams = any_adams || m.name == "cvode-adams";
+      RunSettings trial = settings.base;
+      trial.method = m;
+      check_settings(entry, common.setup(), trial);
+    }
+    adaptive.check_applicable(any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods");
+    if (json_option->count() > 0) check_output_path("--json", json);
+    std::optional<OutputFile> json_file;
+    if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    install_interruption_handlers();
+    settings.base.stop = &interruption_request();
+    const Advice advice = advise(entry, common.setup(), method_list, settings);
+    print_advice(std::cout, entry.name, settings, advice);
+    std::cout.flush();
+    if (json_file) {
+      write_advice_json(*json_file, entry.name, settings, advice);
+      json_file->commit();
+    }
+    return advice.interrupted ? exit_status(exit_failure) : exit_finished;
+  }
+};
+
 /// `reproduce seed000`: the rows of a source paper's table that a model here corresponds to,
 /// run and set beside the paper's values (reproduce.hpp).
 struct ReproduceCommand {
@@ -854,6 +940,8 @@ int main(int argc, char** argv) {
   run.add_to(*app.add_subcommand("run", "integrate one model with one method and audit it"));
   CompareCommand compare;
   compare.add_to(*app.add_subcommand("compare", "audit one model over several methods and steps"));
+  AdviseCommand advise_command;
+  advise_command.add_to(*app.add_subcommand("advise", "find each method's largest step that meets a target delta_C"));
   StabilityCommand stability;
   stability.add_to(*app.add_subcommand("stability", "map the verdicts of a kinematic model over its gain k and the step"));
   ReproduceCommand reproduce;
@@ -868,7 +956,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, stability, reproduce)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, advise, stability, reproduce)\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -880,6 +968,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run.execute();
     if (app.got_subcommand("reproduce")) return reproduce.execute();
     if (app.got_subcommand("stability")) return stability.execute();
+    if (app.got_subcommand("advise")) return advise_command.execute();
     return compare.execute();
   } catch (const UsageError& e) {
     remove_previous_outputs(app);

@@ -963,3 +963,40 @@ BOOST_AUTO_TEST_CASE(reproduce_seed001_sets_the_papers_claims_beside_the_computa
   expect_usage_error("reproduce seed001 --plots " + scratch_dir().string(), "--plots");
   expect_usage_error("reproduce seed002", "seed002");
 }
+
+BOOST_AUTO_TEST_CASE(the_advisors_step_meets_its_target_and_twice_it_does_not) {
+  const fs::path json = scratch_dir() / "advice.json";
+  const Result r = energy_audit("advise crane --target 1e-6 --methods rk4,rkg,cvode-bdf --json " + json.string());
+  BOOST_TEST(r.status == 0, r.err);
+  const nlohmann::json advice = nlohmann::json::parse(read_file(json));
+  for (const auto& method : advice["methods"]) {
+    const std::string name = method["method"];
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST_REQUIRE(!method["answer"].is_null());
+      BOOST_TEST(method["answer"]["meets"].get<bool>());
+      BOOST_TEST(method["answer"]["delta_C"].get<double>() <= 1e-6);
+      BOOST_TEST(!method["not_monotone"].get<bool>());
+      if (name == "cvode-bdf") continue;
+      // An independent run at twice the step misses the target (delta_C ~ h^4 on the crane).
+      const fs::path twice = scratch_dir() / "twice.json";
+      std::ostringstream step;
+      step.precision(17);
+      step << 2 * method["answer"]["resolution"].get<double>();
+      const Result run = energy_audit("run crane --method " + name + " --step " + step.str() + " --json " + twice.string());
+      BOOST_TEST(run.status == 0, run.err);
+      BOOST_TEST(nlohmann::json::parse(read_file(twice))["delta_C"].get<double>() > 1e-6);
+    }
+  }
+  BOOST_TEST(!advice["recommended"].is_null());
+
+  const Result floor = energy_audit("advise crane --target 1e-15 --methods rk4");
+  BOOST_TEST(floor.status == 0, floor.err);
+  BOOST_TEST(floor.out.find("round-off floor") != std::string::npos, floor.out);
+  BOOST_TEST(floor.out.find("recommended: none") != std::string::npos, floor.out);
+
+  expect_usage_error("advise ellipse", "kinematic");
+  expect_usage_error("advise crane --drift-target 1e-3", "--drift-target");
+  expect_usage_error("advise crane --threshold 1e-3", "--threshold");
+  expect_usage_error("advise crane --target -1", "--target");
+  expect_usage_error("advise crane --methods idas", "idas");
+}

@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// `energy-audit advise`: for each method, the largest fixed step (for an adaptive method, the
+/// loosest rtol) whose run meets a target — δ_C ≤ target and, for a multiplier model, max ‖Φ‖
+/// and max ‖ψ‖ ≤ the drift target — over the model's interval, and the cheapest method.
+///
+/// The search brackets the answer on log h: from a start it multiplies the step by 4 while runs
+/// meet the target (or divides it by 4 until one does), then halves the bracket in log h until
+/// its ends are within 5 % of each other; the answer is the largest step seen to meet the target,
+/// a run made, so it is verified. When shrinking the step stops lowering δ_C (a quarter of the
+/// step gives more than half of δ_C) before the target is met, the target lies below the
+/// round-off floor, and the advisor says so instead of searching on. When a step smaller than
+/// the answer was seen to miss the target (or a larger one to meet it), δ_C is not monotone in h
+/// near the answer, and the advisor says that too.
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model_registry.hpp"
+#include "output_file.hpp"
+#include "run_model.hpp"
+
+namespace energy_audit::cli {
+
+struct AdviceSettings {
+  double target = 1e-6;        ///< δ_C
+  double drift_target = 1e-6;  ///< multiplier models: max ‖Φ‖ and max ‖ψ‖ (0 for the others)
+  RunSettings base;            ///< everything but the method and its step or rtol
+  double smallest_step = 0;    ///< below it the search gives up (0: the interval / 1e7)
+};
+
+/// What one probe run gave.
+struct Probe {
+  double resolution = 0;  ///< h, or rtol
+  double delta_C = 0;
+  bool meets = false;
+  std::size_t rhs_evaluations = 0;
+  double wall_seconds = 0;
+  std::string end;     ///< the run's verdict word ("pass", "fail", "diverged", ...)
+  std::string missed;  ///< what missed the target: "delta_C", "the constraint drift", ...; empty when met
+};
+
+struct MethodAdvice {
+  std::string method;
+  bool adaptive = false;
+  std::optional<Probe> answer;  ///< the largest step (loosest rtol) that met the target
+  std::optional<Probe> next;    ///< the smallest larger one that missed it (the bracket's other end)
+  bool round_off_floor = false;  ///< no step met the target: δ_C stopped falling above it
+  bool not_monotone = false;
+  std::string note;              ///< why there is no answer, or what was not monotone
+  std::vector<Probe> probes;     ///< every run made, in order
+};
+
+struct Advice {
+  std::vector<MethodAdvice> methods;
+  std::optional<std::size_t> recommended;  ///< the index of the cheapest answer (fewest rhs evaluations)
+  bool interrupted = false;
+};
+
+Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vector<Method>& methods,
+              const AdviceSettings& settings);
+
+void print_advice(std::ostream& out, const std::string& model, const AdviceSettings& settings, const Advice& advice);
+void write_advice_json(OutputFile& file, const std::string& model, const AdviceSettings& settings, const Advice& advice);
+
+}  // namespace energy_audit::cli
