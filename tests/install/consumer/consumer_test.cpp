@@ -3,6 +3,7 @@
 // CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES).
 #define BOOST_TEST_MODULE consumer_test
 #include <cmath>
+#include <string>
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,6 +13,8 @@
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #endif
 #ifdef CONSUMER_IDAS
+#include <energy_audit/sundials/ida_drop_in.h>
+#include <energy_audit/sundials/ida_drop_in.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
 #endif
 
@@ -97,5 +100,16 @@ BOOST_AUTO_TEST_CASE(installed_idas_adapter_integrates_and_audits) {
   energy_audit::sun::integrate_idas(system, y, 0.0, 2.0, energy_audit::watch(system, audit));
   BOOST_TEST(y[0] == 1e-3 * std::cos(std::sqrt(9.81) * 2.0), boost::test_tools::tolerance(1e-5));
   BOOST_TEST(audit.passed());
+}
+
+BOOST_AUTO_TEST_CASE(installed_ida_drop_in_headers_build_an_audit) {
+  const energy_audit::sun::IdaAudit audit(
+      2, {[](const double*, const double* v, double) { return 0.5 * (v[0] * v[0] + v[1] * v[1]); },
+          [](const double* q, double) { return 9.81 * q[1]; }});
+  BOOST_TEST(audit.dofs() == 2);
+  BOOST_TEST(std::string(audit.verdict()) == "incomplete");  // nothing audited yet
+  EaIdaAudit* c_audit = ea_ida_audit_create(0, nullptr, nullptr, nullptr, nullptr, 1e-3);
+  BOOST_TEST(std::string(ea_ida_audit_last_error(c_audit)).find("NULL") != std::string::npos);
+  ea_ida_audit_free(c_audit);
 }
 #endif

@@ -2,7 +2,9 @@
 // CVODE program with the audit attached, passes its correct right-hand side (eq. 19) and fails
 // the same program compiled with one sign flipped (-DWRONG_SIGN, the README's "Models" "crane-wrong");
 // crane_cvode_c.c, the same program in C through the C interface, does the same and prints the
-// same solution.
+// same solution. The IDA examples (examples/drop_in_ida/): the pendulum on a hoisting rope passes
+// in C++ and in C, prints the same in both, and its twins with the rope's term of the constraint
+// equation flipped fail.
 #include <sys/wait.h>
 
 #include <cmath>
@@ -88,4 +90,22 @@ BOOST_AUTO_TEST_CASE(the_c_program_passes_and_its_wrong_twin_fails) {
   };
   BOOST_TEST(count(right.output, "At t = ") == 10u);
   BOOST_TEST(solution_lines(right.output) == solution_lines(cpp.output));
+}
+
+BOOST_AUTO_TEST_CASE(the_ida_programs_pass_and_their_wrong_twins_fail) {
+  const Run cpp = run(PENDULUM_IDA), c = run(PENDULUM_IDA_C), wrong_cpp = run(PENDULUM_IDA_WRONG_SIGN),
+            wrong_c = run(PENDULUM_IDA_C_WRONG_SIGN);
+  BOOST_TEST_MESSAGE(cpp.output);
+  for (const Run* r : {&cpp, &c}) {
+    BOOST_TEST(r->exit_status == 0);
+    BOOST_TEST(delta_c(r->output) < 1e-5);
+    BOOST_TEST(r->output.find("): pass") != std::string::npos);
+    BOOST_TEST(r->output.find("Final Statistics:") != std::string::npos);
+  }
+  for (const Run* r : {&wrong_cpp, &wrong_c}) {
+    BOOST_TEST(r->exit_status == 1);
+    BOOST_TEST(delta_c(r->output) > 1e-2);
+    BOOST_TEST(r->output.find("): fail") != std::string::npos);
+  }
+  BOOST_TEST(c.output == cpp.output);  // the C program prints what the C++ one does, line for line
 }
