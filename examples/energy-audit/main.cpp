@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <energy_audit/error.hpp>
 
@@ -36,6 +37,7 @@
 #include "stability_map.hpp"
 #include "stability_report.hpp"
 #include "step_advisor.hpp"
+#include "trajectory_csv.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
 
@@ -822,6 +824,69 @@ struct AdviseCommand {
   }
 };
 
+/// `audit-trajectory MODEL FILE`: samples (t, q, v, a) computed elsewhere, audited with the
+/// model's energies (trajectory_audit.hpp).
+struct AuditTrajectoryCommand {
+  std::string model, file, json;
+  std::vector<Assignment> sets;
+  double threshold = 1e-3;
+  bool fail_on_verdict = false;
+  CLI::Option* json_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    command.add_option("MODEL", model, "the model whose energies and forces the samples belong to")
+        ->required()->check(one_of(model_names()));
+    command.add_option("FILE", file, "CSV: t, the coordinates, NAME_dot, NAME_ddot (one row per sample)")->required();
+    command.add_option("--set", sets, "set a model parameter, NAME=VALUE (repeatable)")
+        ->check(assignment())->take_all()->type_name("NAME=VALUE");
+    command.add_option("--threshold", threshold, "pass when delta_C <= X")->check(non_negative_number())->capture_default_str();
+    json_option = command.add_option("--json", json, "write the audit's record to FILE");
+    command.add_flag("--fail-on-verdict", fail_on_verdict, "exit 3 when the verdict is not pass");
+  }
+
+  int execute() const {
+    const ModelEntry& entry = find_model(model);
+    if (!entry.audit_trajectory) {
+      throw UsageError("MODEL: " + entry.name + " has multipliers, which the samples do not carry: its Z needs them");
+    }
+    const ModelSetup setup{sets, {}};
+    entry.check_setup(setup);
+    if (json_option->count() > 0) check_output_path("--json", json);
+    const TrajectorySamples samples = read_trajectory_csv(file, entry.coordinate_names);
+    std::optional<OutputFile> json_file;
+    if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    AuditOptions options;
+    options.threshold = threshold;
+    options.store_every = 0;
+    const Audit audit = entry.audit_trajectory(setup, samples, options);
+    const Index count = samples.t.size();
+    std::printf("model %s: %ld samples over [%g, %g] s, Z by Gauss quadrature on the cubic Hermite interpolants\n",
+                entry.name.c_str(), static_cast<long>(count), samples.t[0], samples.t[count - 1]);
+    std::printf("delta_C = %.3e (threshold %.1e), max |C - C0| = %.3e J at t = %g, energy scale %.3e J\n",
+                audit.relative_drift(), audit.threshold(), audit.max_abs_drift(), audit.time_of_max_drift(),
+                audit.energy_scale());
+    std::printf("verdict: %s\n", verdict_name(audit.verdict()));
+    std::fflush(stdout);
+    if (json_file) {
+      const nlohmann::ordered_json record{{"model", entry.name},
+                                          {"samples", count},
+                                          {"t0", samples.t[0]},
+                                          {"t_end", samples.t[count - 1]},
+                                          {"delta_C", audit.relative_drift()},
+                                          {"threshold", audit.threshold()},
+                                          {"max_abs_dC", audit.max_abs_drift()},
+                                          {"t_max_abs_dC", audit.time_of_max_drift()},
+                                          {"energy_scale", audit.energy_scale()},
+                                          {"C0", audit.initial_control()},
+                                          {"verdict", verdict_name(audit.verdict())}};
+      json_file->write(record.dump(2) + "\n");
+      json_file->commit();
+    }
+    if (fail_on_verdict && !audit.passed()) return exit_verdict;
+    return exit_finished;
+  }
+};
+
 /// `reproduce seed000`: the rows of a source paper's table that a model here corresponds to,
 /// run and set beside the paper's values (reproduce.hpp).
 struct ReproduceCommand {
@@ -940,6 +1005,8 @@ int main(int argc, char** argv) {
   run.add_to(*app.add_subcommand("run", "integrate one model with one method and audit it"));
   CompareCommand compare;
   compare.add_to(*app.add_subcommand("compare", "audit one model over several methods and steps"));
+  AuditTrajectoryCommand audit_trajectory;
+  audit_trajectory.add_to(*app.add_subcommand("audit-trajectory", "audit samples (t, q, v, a) computed elsewhere"));
   AdviseCommand advise_command;
   advise_command.add_to(*app.add_subcommand("advise", "find each method's largest step that meets a target delta_C"));
   StabilityCommand stability;
@@ -956,7 +1023,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, advise, stability, reproduce)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, advise, stability, audit-trajectory, reproduce)\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -969,6 +1036,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("reproduce")) return reproduce.execute();
     if (app.got_subcommand("stability")) return stability.execute();
     if (app.got_subcommand("advise")) return advise_command.execute();
+    if (app.got_subcommand("audit-trajectory")) return audit_trajectory.execute();
     return compare.execute();
   } catch (const UsageError& e) {
     remove_previous_outputs(app);

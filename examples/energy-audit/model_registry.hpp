@@ -15,6 +15,7 @@
 #include <energy_audit/maggi_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/trajectory_audit.hpp>
 
 #include "run_model.hpp"
 #include "run_system.hpp"
@@ -66,6 +67,10 @@ struct ModelEntry {
   /// Integrates the model with the setup applied; fills the outcome's parameters, counters and
   /// end. The model's own exceptions end the run as RunEnd::Error, they do not propagate.
   std::function<void(const ModelSetup&, const RunSettings&, RunOutcome&)> run;
+  /// Audits samples (t, q, v, a) computed elsewhere with the model's energies and forces, the
+  /// setup applied (trajectory_audit.hpp); absent for multiplier models, whose Z needs the
+  /// multipliers.
+  std::function<Audit(const ModelSetup&, const TrajectorySamples&, const AuditOptions&)> audit_trajectory;
 };
 
 namespace detail {
@@ -191,6 +196,13 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
     };
   }
   entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
+  if constexpr (!MultiplierModel<M>) {
+    entry.audit_trajectory = [name, prototype](const ModelSetup& setup, const TrajectorySamples& samples,
+                                               const AuditOptions& options) {
+      return energy_audit::audit_trajectory(samples, trajectory_energies(detail::configured<M>(setup, name, prototype)),
+                                            options);
+    };
+  }
   entry.run = [name, source, prototype](const ModelSetup& setup, const RunSettings& settings, RunOutcome& outcome) {
     M model = detail::configured<M>(setup, name, prototype);
     if constexpr (detail::HasPiecePhase<M>) {

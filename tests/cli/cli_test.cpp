@@ -17,6 +17,8 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include "crane_samples.hpp"
+
 namespace fs = std::filesystem;
 using boost::test_tools::tolerance;
 
@@ -999,4 +1001,28 @@ BOOST_AUTO_TEST_CASE(the_advisors_step_meets_its_target_and_twice_it_does_not) {
   expect_usage_error("advise crane --threshold 1e-3", "--threshold");
   expect_usage_error("advise crane --target -1", "--target");
   expect_usage_error("advise crane --methods idas", "idas");
+}
+
+BOOST_AUTO_TEST_CASE(a_trajectory_computed_elsewhere_is_audited_from_its_samples) {
+  const fs::path right = scratch_dir() / "crane_samples.csv", wrong = scratch_dir() / "crane_wrong_samples.csv",
+                 json = scratch_dir() / "trajectory.json";
+  std::ofstream(right) << crane_samples_csv(CraneEquations::Correct);
+  std::ofstream(wrong) << crane_samples_csv(CraneEquations::OneSignFlipped);
+  const Result passed = energy_audit("audit-trajectory crane " + right.string() + " --json " + json.string());
+  BOOST_TEST(passed.status == 0, passed.err);
+  BOOST_TEST(passed.out.find("501 samples") != std::string::npos, passed.out);
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(record["verdict"] == "pass");
+  BOOST_TEST(record["delta_C"].get<double>() < 1e-5);  // the Hermite quadrature at h = 0.01: 2e-6
+  const Result failed = energy_audit("audit-trajectory crane " + wrong.string() + " --fail-on-verdict");
+  BOOST_TEST(failed.status == 3, failed.out);
+  BOOST_TEST(failed.out.find("verdict: fail") != std::string::npos, failed.out);
+
+  const fs::path bad = scratch_dir() / "bad_samples.csv";
+  std::ofstream(bad) << "t,x1,phi,x1_dot,phi_dot,x1_ddot,phi_ddot\n0,1,2,3,4,5,6\n0.1,1,2,3,x,5,6\n";
+  expect_usage_error("audit-trajectory crane " + bad.string(), "line 3: phi_dot = 'x'");
+  std::ofstream(bad) << "t,q\n0,1\n";
+  expect_usage_error("audit-trajectory crane " + bad.string(), "header");
+  expect_usage_error("audit-trajectory crane-dae " + right.string(), "multipliers");
+  expect_usage_error("audit-trajectory crane " + (scratch_dir() / "none.csv").string(), "cannot read");
 }

@@ -1,0 +1,20 @@
+#pragma once
+/// \file
+/// Samples (t, q, v, a) of a trajectory computed elsewhere, read from a CSV file for
+/// `energy-audit audit-trajectory`: a header `t,Q1..Qn,Q1_dot..Qn_dot,Q1_ddot..Qn_ddot` with the
+/// model's coordinate names, then one row of finite numbers per sample, times increasing.
+
+#include <string>
+#include <vector>
+
+#include <energy_audit/trajectory_audit.hpp>
+
+namespace energy_audit::cli {
+
+/// The header the model's samples need.
+std::vector<std::string> trajectory_columns(const std::vector<std::string>& coordinate_names);
+
+/// Reads the samples; throws UsageError naming the file, the line and what is wrong with it.
+TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names);
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,105 @@
+// audit_trajectory on samples of closed-form solutions: the damped oscillator's exact samples
+// give Z = the energy the damper took, to the O(h⁴) of the Hermite quadrature (its observed
+// order), and pass; the exact samples of the same oscillator with its damping's sign slipped
+// fail against the correct energies; a templated model's energies give the same audit as
+// hand-written ones; bad samples are refused.
+#include <cmath>
+#include <string>
+
+#include <boost/test/unit_test.hpp>
+#include <energy_audit/error.hpp>
+#include <energy_audit/trajectory_audit.hpp>
+
+#include "oscillator.hpp"
+
+namespace ea = energy_audit;
+
+namespace {
+
+constexpr double mass = 2.0, stiffness = 18.0, damping = 0.4, q0 = 1.0, t_end = 10.0;
+
+/// Exact samples every h of m q'' = −c q' − s q (slip = −1: m q'' = +c q' − s q) from q0 at rest.
+ea::TrajectorySamples oscillator_samples(double h, double slip = 1.0) {
+  const double gamma = slip * damping / (2 * mass), omega0_sq = stiffness / mass;
+  const double omega = std::sqrt(omega0_sq - gamma * gamma);
+  const auto count = static_cast<ea::Index>(std::lround(t_end / h)) + 1;
+  ea::TrajectorySamples s{ea::Vector(count), ea::Matrix(1, count), ea::Matrix(1, count), ea::Matrix(1, count)};
+  for (ea::Index i = 0; i < count; ++i) {
+    const double t = static_cast<double>(i) * h, decay = std::exp(-gamma * t);
+    const double q = decay * q0 * (std::cos(omega * t) + gamma / omega * std::sin(omega * t));
+    const double v = -decay * q0 * omega0_sq / omega * std::sin(omega * t);
+    s.t[i] = t;
+    s.q(0, i) = q;
+    s.v(0, i) = v;
+    s.a(0, i) = (-slip * damping * v - stiffness * q) / mass;
+  }
+  return s;
+}
+
+ea::TrajectoryEnergies oscillator_energies() {
+  return {[](const ea::Vector&, const ea::Vector& v, double) { return 0.5 * mass * v[0] * v[0]; },
+          [](const ea::Vector& q, double) { return 0.5 * stiffness * q[0] * q[0]; },
+          [](const ea::Vector&, const ea::Vector& v, double) { return -damping * v[0] * v[0]; }};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(z_of_exact_samples_is_the_energy_lost_to_fourth_order) {
+  double previous_error = 0;
+  for (const double h : {0.1, 0.05, 0.025}) {
+    const ea::TrajectorySamples samples = oscillator_samples(h);
+    const ea::Audit audit = ea::audit_trajectory(samples, oscillator_energies());
+    const ea::Index last = samples.t.size() - 1;
+    const double E0 = 0.5 * stiffness * q0 * q0;
+    const double E_end = 0.5 * mass * samples.v(0, last) * samples.v(0, last) +
+                         0.5 * stiffness * samples.q(0, last) * samples.q(0, last);
+    // C(t_end) − C(0) = E(t_end) + Z(t_end) − E0: the quadrature's error in Z.
+    const double error = std::abs(audit.max_abs_drift());
+    BOOST_TEST_MESSAGE("h = " << h << ": delta_C = " << audit.relative_drift() << ", E0 - E_end = " << E0 - E_end
+                              << ", sup |C - C0| = " << error);
+    BOOST_TEST(audit.passed());
+    BOOST_TEST(audit.accepted_steps() == static_cast<std::size_t>(samples.t.size()));
+    if (previous_error > 0) {
+      const double order = std::log2(previous_error / error);
+      BOOST_TEST_MESSAGE("  observed order " << order);
+      BOOST_TEST(std::abs(order - 4) < 0.3);
+    }
+    previous_error = error;
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_slipped_sign_in_the_equations_fails) {
+  const ea::Audit right = ea::audit_trajectory(oscillator_samples(0.01), oscillator_energies());
+  const ea::Audit wrong = ea::audit_trajectory(oscillator_samples(0.01, -1.0), oscillator_energies());
+  BOOST_TEST_MESSAGE("right: " << right.relative_drift() << ", slipped: " << wrong.relative_drift());
+  BOOST_TEST(right.relative_drift() < 1e-8);
+  BOOST_TEST(wrong.relative_drift() > 0.1);
+  BOOST_TEST(right.passed());
+  BOOST_TEST(!wrong.passed());
+}
+
+BOOST_AUTO_TEST_CASE(a_models_energies_audit_as_hand_written_ones) {
+  ea::testing::Oscillator model;
+  model.damping = damping;
+  const ea::TrajectorySamples samples = oscillator_samples(0.05);
+  const ea::Audit from_model = ea::audit_trajectory(samples, ea::trajectory_energies(model));
+  const ea::Audit by_hand = ea::audit_trajectory(samples, oscillator_energies());
+  BOOST_TEST(from_model.relative_drift() == by_hand.relative_drift(), boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(bad_samples_are_refused) {
+  ea::TrajectorySamples one{ea::Vector::Zero(1), ea::Matrix::Zero(1, 1), ea::Matrix::Zero(1, 1), ea::Matrix::Zero(1, 1)};
+  BOOST_CHECK_THROW(ea::audit_trajectory(one, oscillator_energies()), ea::InvalidArgument);
+  ea::TrajectorySamples mismatched = oscillator_samples(0.5);
+  mismatched.a = ea::Matrix::Zero(1, 3);
+  BOOST_CHECK_THROW(ea::audit_trajectory(mismatched, oscillator_energies()), ea::InvalidArgument);
+  ea::TrajectorySamples backwards = oscillator_samples(0.5);
+  backwards.t[3] = backwards.t[2];
+  try {
+    ea::audit_trajectory(backwards, oscillator_energies());
+    BOOST_FAIL("times that do not increase were accepted");
+  } catch (const ea::InvalidArgument& e) {
+    BOOST_TEST(std::string(e.what()).find("t[3]") != std::string::npos);
+  }
+  BOOST_CHECK_THROW(ea::audit_trajectory(oscillator_samples(0.5), ea::TrajectoryEnergies{}), ea::InvalidArgument);
+}
