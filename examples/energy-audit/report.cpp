@@ -248,8 +248,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   file.write("\n");
 }
 
-void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
-                          const std::vector<std::string>& independent) {
+std::vector<std::string> history_columns(const ModelEntry& model, Form form, const std::vector<std::string>& independent) {
   std::vector<std::string> columns{"t"};
   for (const std::string& name : model.coordinate_names) columns.push_back(name);
   const SecondHalf w = second_half(model, form, independent);
@@ -269,8 +268,15 @@ void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
                        columns.begin() + static_cast<long>(standard_columns);
     columns.push_back(taken ? "extra_" + name : name);
   }
+  return columns;
+}
+
+void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
+                          const std::vector<std::string>& independent) {
   std::string header;
-  for (const std::string& column : columns) header += (header.empty() ? "" : ",") + column;
+  for (const std::string& column : history_columns(model, form, independent)) {
+    header += (header.empty() ? "" : ",") + column;
+  }
   file.write(header + "\n");
 }
 

@@ -23,6 +23,10 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
 /// Hamilton's form, u_NAME for the independent velocities in Maggi's), T, T2, T1, T0, V, E, H,
 /// Z, C, for multiplier models the multipliers by name, Phi_norm, psi_norm, and last the model's
 /// extra outputs by name (extra_NAME for one named like a column before it).
+/// The names of the history's columns, as the CSV's header writes them: t, the coordinates, the
+/// second half (NAME_dot, p_NAME or u_NAME), the energies, the multipliers and drifts, the extra
+/// outputs.
+std::vector<std::string> history_columns(const ModelEntry& model, Form form, const std::vector<std::string>& independent);
 void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
                           const std::vector<std::string>& independent);
 /// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
