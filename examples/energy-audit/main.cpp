@@ -424,11 +424,11 @@ void refuse_for_kinematic(const CLI::App& command, const KinematicEntry& model, 
   }
 }
 
-/// The options of run and stability that have no meaning for a kinematic model.
+/// The options of run that have no meaning for a kinematic model: those of C, of multipliers and
+/// of pieces.
 constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
     "--form", "--independent", "--threshold", "--drift-threshold", "--stabilize", "--phase", "--baumgarte",
-    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as",
-    "--iteration"};
+    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as"};
 
 int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   refuse_for_kinematic(*app, model, options_not_for_kinematic_models);
