@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace energy_audit::cli {
 namespace {
@@ -79,6 +80,24 @@ CLI::Validator assignment() {
       "");
 }
 
+CLI::Validator assignment_list() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const auto equals = text.find('=');
+        if (equals == std::string::npos || equals == 0) return "'" + text + "' is not NAME=V1,V2,...";
+        std::istringstream values(text.substr(equals + 1));
+        std::size_t count = 0;
+        for (std::string item; std::getline(values, item, ',');) {
+          double value = 0;
+          if (std::string error = read_number(item, value); !error.empty()) return "'" + text + "': " + error;
+          ++count;
+        }
+        if (count == 0) return "'" + text + "' has no value";
+        return {};
+      },
+      "");
+}
+
 CLI::Validator one_of(std::vector<std::string> names) {
   std::string list;
   for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
@@ -101,6 +120,28 @@ std::istream& operator>>(std::istream& in, Assignment& a) {
     return in;
   }
   a.name = text.substr(0, equals);
+  return in;
+}
+
+std::istream& operator>>(std::istream& in, AssignmentList& a) {
+  std::string text;
+  in >> text;
+  const auto equals = text.find('=');
+  if (equals == std::string::npos) {
+    in.setstate(std::ios::failbit);
+    return in;
+  }
+  a.name = text.substr(0, equals);
+  a.values.clear();
+  std::istringstream values(text.substr(equals + 1));
+  for (std::string item; std::getline(values, item, ',');) {
+    double value = 0;
+    if (!parse_double(item, value)) {
+      in.setstate(std::ios::failbit);
+      return in;
+    }
+    a.values.push_back(value);
+  }
   return in;
 }
 

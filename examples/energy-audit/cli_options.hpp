@@ -23,6 +23,8 @@ CLI::Validator non_negative_number();
 CLI::Validator positive_count(unsigned long long max);
 /// NAME=VALUE with a non-empty NAME and a finite VALUE.
 CLI::Validator assignment();
+/// NAME=V1,V2,... with a non-empty NAME and finite values (sweep's --set and --init).
+CLI::Validator assignment_list();
 /// One of `names`; the message lists them.
 CLI::Validator one_of(std::vector<std::string> names);
 
@@ -37,6 +39,16 @@ struct Assignment {
 
 /// Reads NAME=VALUE (checked beforehand by assignment()): CLI11 converts an option's text with it.
 std::istream& operator>>(std::istream& in, Assignment& a);
+
+/// NAME=V1,V2,... as given to sweep's --set and --init: the values a sweep runs through.
+struct AssignmentList {
+  AssignmentList() = default;
+  std::string name;
+  std::vector<double> values;
+};
+
+/// Reads NAME=V1,V2,... (checked beforehand by assignment_list()).
+std::istream& operator>>(std::istream& in, AssignmentList& a);
 
 /// A choice among named values for an enum option: `choice` is the validator that maps a name
 /// to the value CLI11 then stores (message: "'memory' is none of state, quadrature").

@@ -14,6 +14,7 @@
 #include <energy_audit/stop_request.hpp>
 
 #include "kinematic_run.hpp"
+#include "parallel_for.hpp"
 
 namespace energy_audit::cli {
 
@@ -82,9 +83,5 @@ struct StabilityMap {
 /// Runs the map and, with settings.boundaries, the searches; throws UsageError for a method
 /// that is not an explicit Runge–Kutta method of the list.
 StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings);
-
-/// Runs body(i) for i in [0, count) on `threads` threads (the caller's among them); the first
-/// exception is rethrown after all have stopped.
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
 
 }  // namespace energy_audit::cli

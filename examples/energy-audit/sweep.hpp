@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// `energy-audit sweep`: one model over the Cartesian product of parameter values, initial
+/// values, methods and steps (rtols for the adaptive methods), each run audited, the runs on a
+/// pool of threads (parallel_for.hpp) with every result at its own index: the table equals a
+/// serial run's, run by run.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli_options.hpp"
+#include "model_registry.hpp"
+#include "output_file.hpp"
+#include "run_model.hpp"
+
+namespace energy_audit::cli {
+
+struct SweepPlan {
+  std::vector<AssignmentList> parameters, initial_values;  ///< each NAME with the values it takes
+  std::vector<Method> methods;
+  std::vector<double> steps, rtols;
+  RunSettings base;  ///< the options common to every run
+  int threads = 1;
+};
+
+struct SweepRun {
+  std::vector<Assignment> parameters, initial_values;  ///< this run's values of the swept names
+  std::string method;
+  double resolution = 0;  ///< h, or rtol
+  bool adaptive = false;
+  double delta_C = 0;
+  std::string verdict;  ///< empty: not run (interrupted before it)
+  std::size_t steps = 0, rhs_evaluations = 0;
+  double wall_seconds = 0;
+};
+
+struct SweepResult {
+  std::vector<SweepRun> runs;
+  int threads = 1;
+  bool interrupted = false;
+};
+
+/// The runs of the plan, each checked (check_settings) before the first starts: a usage error
+/// names the option at fault.
+std::vector<SweepRun> plan_runs(const ModelEntry& model, const SweepPlan& plan);
+/// Runs them on plan.threads threads; stops starting runs once plan.base.stop is requested.
+SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs);
+
+void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep);
+void write_sweep_csv(OutputFile& file, const SweepResult& sweep);
+void write_sweep_json(OutputFile& file, const std::string& model, const SweepResult& sweep);
+
+}  // namespace energy_audit::cli
