@@ -32,6 +32,7 @@ namespace {
 struct RunResult {
   std::string model, method, verdict, end;
   double delta_C = 0, threshold = 0, step = 0, rtol = 0, t_reached = 0, wall_seconds = 0;
+  double equation_residual = 0;  ///< NaN when the equations were not checked
   std::size_t steps = 0, rhs_evaluations = 0;
   bool finished = false;
   std::vector<std::string> columns;
@@ -54,40 +55,81 @@ std::vector<cli::Assignment> assignments(const std::map<std::string, double>& va
   return list;
 }
 
-RunResult run(const std::string& model_name, const std::string& method, double step, double rtol, double atol,
-              std::optional<double> t_end, const std::map<std::string, double>& set,
-              const std::map<std::string, double>& init, std::optional<std::string> form, double threshold,
-              const std::string& stabilize, std::size_t every, bool history) {
+/// The keyword arguments of `run`, with the command line's defaults.
+struct RunArguments {
+  std::string method = "rk4";
+  double step = 1e-3, rtol = 1e-8, atol = 1e-10;
+  long max_steps = 100000;
+  std::string z_as = "state", iteration = "newton";
+  double initial_step = 0, max_step = 0;
+  std::optional<double> t_end;
+  std::map<std::string, double> set, init;
+  std::optional<std::string> form;
+  std::vector<std::string> independent;
+  double threshold = 1e-3, drift_threshold = ea::AuditOptions{}.drift_threshold;
+  std::string stabilize = "none";
+  std::pair<double, double> baumgarte{5.0, 5.0};
+  std::optional<std::string> phase;
+  std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every;
+  double equation_threshold = ea::AuditOptions{}.equation_threshold;
+  std::size_t every = 1;
+  bool history = true;
+};
+
+/// The value of `choices` named `text`; UsageError naming the argument otherwise.
+template <class Enum>
+Enum choose(const char* argument, const std::string& text, const std::map<std::string, Enum>& choices) {
+  const auto found = choices.find(text);
+  if (found != choices.end()) return found->second;
+  std::string names;
+  for (const auto& [name, value] : choices) names += (names.empty() ? "" : ", ") + name;
+  throw cli::UsageError(std::string(argument) + ": '" + text + "' is none of " + names);
+}
+
+RunResult run(const std::string& model_name, const RunArguments& arguments) {
   const cli::ModelEntry& model = cli::find_model(model_name);
   cli::RunSettings settings;
-  settings.method = cli::find_method(method);
-  settings.step = step;
-  settings.cvodes.rtol = rtol;
-  settings.cvodes.atol = atol;
-  settings.t_end = t_end;
-  settings.audit.threshold = threshold;
-  if (form) {
-    const std::map<std::string, cli::Form> forms{{"lagrange", cli::Form::Lagrange},
-                                                 {"hamilton", cli::Form::Hamilton},
-                                                 {"multipliers", cli::Form::Multipliers},
-                                                 {"maggi", cli::Form::Maggi}};
-    const auto found = forms.find(*form);
-    if (found == forms.end()) throw cli::UsageError("form: '" + *form + "' is none of lagrange, hamilton, multipliers, maggi");
-    settings.form = found->second;
+  settings.method = cli::find_method(arguments.method, "method");
+  settings.step = arguments.step;
+  settings.cvodes.rtol = arguments.rtol;
+  settings.cvodes.atol = arguments.atol;
+  settings.cvodes.max_steps = arguments.max_steps;
+  settings.cvodes.z_mode = choose<ea::sun::ZMode>("z_as", arguments.z_as,
+                                                  {{"state", ea::sun::ZMode::State}, {"quadrature", ea::sun::ZMode::Quadrature}});
+  settings.cvodes.iteration = choose<ea::sun::NonlinearIteration>(
+      "iteration", arguments.iteration,
+      {{"newton", ea::sun::NonlinearIteration::Newton}, {"fixed-point", ea::sun::NonlinearIteration::FixedPoint}});
+  settings.cvodes.initial_step = arguments.initial_step;
+  settings.cvodes.max_step = arguments.max_step;
+  settings.t_end = arguments.t_end;
+  settings.independent = arguments.independent;
+  settings.audit.threshold = arguments.threshold;
+  settings.audit.drift_threshold = arguments.drift_threshold;
+  settings.audit.equation_check_every = arguments.equation_check_every;
+  settings.audit.equation_threshold = arguments.equation_threshold;
+  settings.baumgarte = {arguments.baumgarte.first, arguments.baumgarte.second};
+  if (arguments.phase) {
+    settings.phase = choose<ea::PiecePhase>("phase", *arguments.phase,
+                                            {{"right", ea::PiecePhase::Right}, {"midpoint", ea::PiecePhase::Midpoint}});
   }
-  const std::map<std::string, cli::Stabilization> stabilizations{
-      {"none", cli::Stabilization::None}, {"baumgarte", cli::Stabilization::Baumgarte}, {"ggl", cli::Stabilization::Ggl}};
-  const auto found = stabilizations.find(stabilize);
-  if (found == stabilizations.end()) throw cli::UsageError("stabilize: '" + stabilize + "' is none of none, baumgarte, ggl");
-  settings.stabilization = found->second;
-  if (every == 0) throw cli::UsageError("every: must be >= 1");
-  const cli::ModelSetup setup{assignments(set), assignments(init)};
+  if (arguments.form) {
+    settings.form = choose<cli::Form>("form", *arguments.form,
+                                      {{"lagrange", cli::Form::Lagrange},
+                                       {"hamilton", cli::Form::Hamilton},
+                                       {"multipliers", cli::Form::Multipliers},
+                                       {"maggi", cli::Form::Maggi}});
+  }
+  settings.stabilization = choose<cli::Stabilization>(
+      "stabilize", arguments.stabilize,
+      {{"none", cli::Stabilization::None}, {"baumgarte", cli::Stabilization::Baumgarte}, {"ggl", cli::Stabilization::Ggl}});
+  if (arguments.every == 0) throw cli::UsageError("every: must be >= 1");
+  const cli::ModelSetup setup{assignments(arguments.set), assignments(arguments.init)};
   cli::check_settings(model, setup, settings);
 
   std::vector<double> rows;
   std::size_t row_size = 0;
-  settings.audit.store_every = history ? every : 0;
-  if (history) {
+  settings.audit.store_every = arguments.history ? arguments.every : 0;
+  if (arguments.history) {
     settings.audit.row_sink = [&rows, &row_size](const ea::HistoryLayout& layout, std::span<const double> block) {
       row_size = layout.row_size();
       rows.insert(rows.end(), block.begin(), block.end());  // a block of rows at a time
@@ -105,14 +147,17 @@ RunResult run(const std::string& model_name, const std::string& method, double s
   r.end = outcome.finished() ? "finished" : outcome.stop_description();
   r.finished = outcome.finished();
   r.delta_C = outcome.audit ? outcome.audit->relative_drift() : std::nan("");
-  r.threshold = threshold;
+  r.threshold = arguments.threshold;
+  r.equation_residual = outcome.audit && outcome.audit->equation_check().checked_steps() > 0
+                            ? outcome.audit->equation_check().relative_residual()
+                            : std::nan("");
   r.step = outcome.method.adaptive() ? std::nan("") : outcome.step;
   r.rtol = outcome.method.adaptive() ? outcome.cvodes.rtol : std::nan("");
   r.t_reached = outcome.t_reached;
   r.wall_seconds = outcome.wall_seconds;
   r.steps = outcome.steps;
   r.rhs_evaluations = outcome.rhs_evaluations;
-  if (history) {
+  if (arguments.history) {
     std::vector<std::string> columns = cli::history_columns(model, cli::form_of(model, settings),
                                                             cli::independent_velocities_of(model, settings));
     if (row_size == 0) row_size = columns.size();
@@ -176,6 +221,7 @@ PYBIND11_MODULE(energy_audit, m) {
       .def_readonly("finished", &RunResult::finished)
       .def_readonly("delta_C", &RunResult::delta_C)
       .def_readonly("threshold", &RunResult::threshold)
+      .def_readonly("equation_residual", &RunResult::equation_residual)
       .def_readonly("step", &RunResult::step)
       .def_readonly("rtol", &RunResult::rtol)
       .def_readonly("t_reached", &RunResult::t_reached)
@@ -200,11 +246,34 @@ PYBIND11_MODULE(energy_audit, m) {
                r.verdict + ">";
       });
 
-  m.def("run", &run, py::arg("model"), py::arg("method") = "rk4", py::arg("step") = 1e-3, py::arg("rtol") = 1e-8,
-        py::arg("atol") = 1e-10, py::arg("t_end") = py::none(), py::arg("set") = std::map<std::string, double>{},
-        py::arg("init") = std::map<std::string, double>{}, py::arg("form") = py::none(), py::arg("threshold") = 1e-3,
-        py::arg("stabilize") = "none", py::arg("every") = 1, py::arg("history") = true,
-        "Integrates a model with a method under the audit, as `energy-audit run` does.");
+  const RunArguments defaults;
+  m.def(
+      "run",
+      [](const std::string& model, const std::string& method, double step, double rtol, double atol, long max_steps,
+         const std::string& z_as, const std::string& iteration, double initial_step, double max_step,
+         std::optional<double> t_end, const std::map<std::string, double>& set,
+         const std::map<std::string, double>& init, std::optional<std::string> form,
+         const std::vector<std::string>& independent, double threshold, double drift_threshold,
+         const std::string& stabilize, std::pair<double, double> baumgarte, std::optional<std::string> phase,
+         std::size_t equation_check_every, double equation_threshold, std::size_t every, bool history) {
+        return run(model, RunArguments{method, step, rtol, atol, max_steps, z_as, iteration, initial_step, max_step,
+                                       t_end, set, init, form, independent, threshold, drift_threshold, stabilize,
+                                       baumgarte, phase, equation_check_every, equation_threshold, every, history});
+      },
+      py::arg("model"), py::arg("method") = defaults.method, py::arg("step") = defaults.step,
+      py::arg("rtol") = defaults.rtol, py::arg("atol") = defaults.atol, py::arg("max_steps") = defaults.max_steps,
+      py::arg("z_as") = defaults.z_as, py::arg("iteration") = defaults.iteration,
+      py::arg("initial_step") = defaults.initial_step, py::arg("max_step") = defaults.max_step,
+      py::arg("t_end") = py::none(), py::arg("set") = defaults.set, py::arg("init") = defaults.init,
+      py::arg("form") = py::none(), py::arg("independent") = defaults.independent,
+      py::arg("threshold") = defaults.threshold, py::arg("drift_threshold") = defaults.drift_threshold,
+      py::arg("stabilize") = defaults.stabilize, py::arg("baumgarte") = defaults.baumgarte,
+      py::arg("phase") = py::none(), py::arg("equation_check_every") = defaults.equation_check_every,
+      py::arg("equation_threshold") = defaults.equation_threshold, py::arg("every") = defaults.every,
+      py::arg("history") = defaults.history,
+      "Integrates a model with a method under the audit, as `energy-audit run` does, with its options "
+      "(z_as: state|quadrature, iteration: newton|fixed-point, stabilize: none|baumgarte|ggl, baumgarte: "
+      "(alpha, beta), phase: right|midpoint, form: lagrange|hamilton|multipliers|maggi).");
 
   py::class_<ea::Audit>(m, "TrajectoryAudit")
       .def_property_readonly("delta_C", &ea::Audit::relative_drift)

@@ -34,6 +34,21 @@ class RunTest(unittest.TestCase):
              ["crane-dae", "--method", "rk4", "--step", "2e-3", "--stabilize", "baumgarte"]),
             (dict(model="crane", method="rk4", step=1e-3, set={"m1": 12.0}, init={"phi": -0.3}),
              ["crane", "--method", "rk4", "--step", "1e-3", "--set", "m1=12", "--init", "phi=-0.3"]),
+            (dict(model="crane", method="cvode-adams", rtol=1e-6, iteration="fixed-point", z_as="quadrature",
+                  max_steps=50000, max_step=0.05),
+             ["crane", "--method", "cvode-adams", "--rtol", "1e-6", "--iteration", "fixed-point", "--z-as",
+              "quadrature", "--max-steps", "50000", "--max-step", "0.05"]),
+            (dict(model="crane-dae", method="rkg", step=2e-3, form="maggi", independent=["x1", "phi"]),
+             ["crane-dae", "--method", "rkg", "--step", "2e-3", "--form", "maggi", "--independent", "x1,phi"]),
+            (dict(model="crane-dae", method="idas", rtol=1e-7, stabilize="ggl", drift_threshold=1e-4),
+             ["crane-dae", "--method", "idas", "--rtol", "1e-7", "--stabilize", "ggl", "--drift-threshold", "1e-4"]),
+            (dict(model="crane-dae", method="rk4", step=1e-3, stabilize="baumgarte", baumgarte=(2.0, 3.0)),
+             ["crane-dae", "--method", "rk4", "--step", "1e-3", "--stabilize", "baumgarte", "--baumgarte", "2,3"]),
+            (dict(model="container-line", method="rkg", step=0.04, phase="midpoint"),
+             ["container-line", "--method", "rkg", "--step", "0.04", "--phase", "midpoint"]),
+            (dict(model="crane-wrong", method="rk4", step=1e-3, equation_check_every=10, equation_threshold=1e-6),
+             ["crane-wrong", "--method", "rk4", "--step", "1e-3", "--equation-check-every", "10",
+              "--equation-threshold", "1e-6"]),
         ]
         for arguments, cli_arguments in cases:
             with self.subTest(arguments=arguments):
@@ -45,6 +60,10 @@ class RunTest(unittest.TestCase):
                 self.assertEqual(result.rhs_evaluations, record["rhs_evals"])
                 self.assertEqual(result.history["C"][-1], record["final"]["C"])
                 self.assertEqual(result.history["t"][-1], record["final"]["t"])
+                if record["equation_check"] is not None:
+                    self.assertEqual(result.equation_residual, record["equation_check"]["relative_residual"])
+                else:
+                    self.assertTrue(math.isnan(result.equation_residual))
 
     def test_history_columns_are_views_of_one_array(self):
         result = ea.run("crane", method="rk4", step=1e-2)
@@ -62,6 +81,10 @@ class RunTest(unittest.TestCase):
             ea.run("crane", method="rk5")
         with self.assertRaisesRegex(ValueError, "mass"):
             ea.run("crane", set={"mass": 1.0})
+        with self.assertRaisesRegex(ValueError, "z_as"):
+            ea.run("crane", method="cvode-bdf", z_as="memory")
+        with self.assertRaisesRegex(ValueError, "ggl"):
+            ea.run("crane-dae", method="rk4", stabilize="ggl")
 
 
 MASS, STIFFNESS, DAMPING = 2.0, 18.0, 0.4
