@@ -29,6 +29,7 @@
 #include "kinematic_run.hpp"
 #include "methods.hpp"
 #include "model_registry.hpp"
+#include "mpi_session.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
@@ -40,6 +41,7 @@
 #include "sweep.hpp"
 #include "trajectory_csv.hpp"
 #include "run_model.hpp"
+#include "run_pool.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -78,6 +80,16 @@ void remove_previous_outputs(const CLI::App& app) noexcept {
 /// Refuses an option the user gave that has no effect on this run.
 void refuse_if_given(const CLI::Option* option, const std::string& why) {
   if (option->count() > 0) throw UsageError(option->get_name() + ": " + why);
+}
+
+/// Where a sweep's runs go: the MPI ranks when mpirun started more than one, else `threads`
+/// threads of this process (--threads, which the ranks refuse).
+RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option) {
+  if (session.size() > 1) {
+    refuse_if_given(threads_option, "the runs go to the " + std::to_string(session.size()) +
+                                        " MPI ranks, one run per rank at a time; start it without mpirun for threads");
+  }
+  return RunPool(session, static_cast<int>(threads));
 }
 
 /// "a,b,c": a list as an option's default is written.
@@ -653,7 +665,8 @@ struct StabilityCommand {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   bool no_boundaries = false;
   std::string csv, json, plot;
-  CLI::Option *t_end_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr;
+  CLI::Option *t_end_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr,
+              *threads_option = nullptr;
 
   void add_to(CLI::App& command) {
     std::vector<std::string> kinematic_names;
@@ -667,7 +680,7 @@ struct StabilityCommand {
     command.add_option("--set", sets, "set a model parameter other than k, NAME=VALUE (repeatable)")
         ->check(assignment())->take_all()->type_name("NAME=VALUE");
     t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")->check(positive_number());
-    command.add_option("--threads", threads, "threads that run the map (default: the machine's cores)")
+    threads_option = command.add_option("--threads", threads, "threads that run the map (default: the machine's cores)")
         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     command.add_flag("--no-boundaries", no_boundaries,
                      "only the map: no bracketing search of the boundaries and no rho(k) = 1");
@@ -676,8 +689,9 @@ struct StabilityCommand {
     plot_option = command.add_option("--plot", plot, "draw the verdicts against k and tau to FILE.png (gnuplot)");
   }
 
-  int execute() const {
+  int execute(const MpiSession& session) const {
     const KinematicEntry& entry = *find_kinematic_model(model);
+    const RunPool pool = run_pool(session, threads, threads_option);
     StabilityMapSettings settings;
     for (const std::string& name : methods) settings.methods.push_back(find_method(name, "--methods"));
     settings.steps = steps;
@@ -687,7 +701,6 @@ struct StabilityCommand {
     }
     settings.setup.parameters = sets;
     if (t_end_option->count() > 0) settings.t_end = t_end;
-    settings.threads = static_cast<int>(threads);
     settings.boundaries = !no_boundaries;
     KinematicSettings check;
     check.t_end = settings.t_end;
@@ -707,20 +720,24 @@ struct StabilityCommand {
     check_distinct_outputs({{"--csv", csv}, {"--json", json}, {"--plot", plot}});
     if (want_plot) require_gnuplot("--plot");
     std::optional<OutputFile> csv_file, json_file, plot_file;
-    if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
-    if (want_json) json_file.emplace(json), remove_previous_output(json);
-    if (want_plot) plot_file.emplace(plot), remove_previous_output(plot);
+    if (pool.leads()) {  // across ranks, rank 0 writes
+      if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
+      if (want_json) json_file.emplace(json), remove_previous_output(json);
+      if (want_plot) plot_file.emplace(plot), remove_previous_output(plot);
+    }
     install_interruption_handlers();
     settings.stop = &interruption_request();
-    if (isatty(fileno(stderr)) != 0) {
+    if (isatty(fileno(stderr)) != 0 && !pool.across_ranks()) {
       settings.progress = [](std::size_t done, std::size_t all) {
         if (done % 64 == 0 || done == all) std::fprintf(stderr, "\r[%zu/%zu] map", done, all);
       };
     }
-    std::fprintf(stderr, "energy-audit: %zu runs of the map on %u thread%s%s\n",
-                 settings.methods.size() * steps.size() * settings.gains.size() * entry.starts.size(), threads,
-                 threads == 1 ? "" : "s", settings.boundaries ? ", then the boundary searches" : "");
-    const StabilityMap map = compute_stability_map(entry, settings);
+    if (pool.leads()) {
+      std::fprintf(stderr, "energy-audit: %zu runs of the map on %s%s\n",
+                   settings.methods.size() * steps.size() * settings.gains.size() * entry.starts.size(),
+                   pool.describe().c_str(), settings.boundaries ? ", then the boundary searches" : "");
+    }
+    const StabilityMap map = compute_stability_map(entry, settings, pool);
     if (settings.progress) std::fprintf(stderr, "\r%*s\r", 40, "");
     print_stability_map(std::cout, entry.name, map);
     std::cout.flush();
@@ -748,8 +765,10 @@ struct AdviseCommand {
   double target = 1e-6;
   double drift_target = 1e-6;
   std::vector<std::string> methods;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::string json;
-  CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr;
+  CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr,
+              *threads_option = nullptr;
   const CLI::App* app = nullptr;
 
   void add_to(CLI::App& command) {
@@ -763,10 +782,14 @@ struct AdviseCommand {
                                         "comma-separated methods (default: every method that runs the model)")
                          ->delimiter(',')->check(one_of(method_names()));
     adaptive.add_to(command, false);
+    threads_option = command.add_option("--threads", threads,
+                                        "threads that run the methods' searches (default: the machine's cores)")
+                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     json_option = command.add_option("--json", json, "write the advice and every probe run to FILE");
   }
 
-  int execute() const {
+  int execute(const MpiSession& session) const {
+    const RunPool pool = run_pool(session, threads, threads_option);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than a "
                        "target: use stability");
@@ -811,10 +834,10 @@ struct AdviseCommand {
     adaptive.check_applicable(any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods");
     if (json_option->count() > 0) check_output_path("--json", json);
     std::optional<OutputFile> json_file;
-    if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    if (json_option->count() > 0 && pool.leads()) json_file.emplace(json), remove_previous_output(json);
     install_interruption_handlers();
     settings.base.stop = &interruption_request();
-    const Advice advice = advise(entry, common.setup(), method_list, settings);
+    const Advice advice = advise(entry, common.setup(), method_list, settings, pool);
     print_advice(std::cout, entry.name, settings, advice);
     std::cout.flush();
     if (json_file) {
@@ -836,7 +859,8 @@ struct SweepCommand {
   std::vector<double> rtols{1e-8};
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::string csv, json;
-  CLI::Option *csv_option = nullptr, *json_option = nullptr, *steps_option = nullptr, *rtols_option = nullptr;
+  CLI::Option *csv_option = nullptr, *json_option = nullptr, *steps_option = nullptr, *rtols_option = nullptr,
+              *threads_option = nullptr;
   const CLI::App* app = nullptr;
 
   void add_to(CLI::App& command) {
@@ -856,13 +880,14 @@ struct SweepCommand {
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-8");
     adaptive.add_to(command, false);
-    command.add_option("--threads", threads, "threads that run the sweep (default: the machine's cores)")
+    threads_option = command.add_option("--threads", threads, "threads that run the sweep (default: the machine's cores)")
         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     json_option = command.add_option("--json", json, "write the runs to FILE");
   }
 
-  int execute() const {
+  int execute(const MpiSession& session) const {
+    const RunPool pool = run_pool(session, threads, threads_option);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model: its sweep is `energy-audit stability`");
     }
@@ -876,7 +901,6 @@ struct SweepCommand {
     plan.base.options = {"--methods", "--steps", "--rtols"};
     plan.steps = steps;
     plan.rtols = rtols;
-    plan.threads = static_cast<int>(threads);
     bool any_adaptive = false, any_fixed = false, any_adams = false;
     for (const std::string& name : methods) {
       plan.methods.push_back(find_method(name, "--methods"));
@@ -891,11 +915,13 @@ struct SweepCommand {
     if (json_option->count() > 0) check_output_path("--json", json);
     check_distinct_outputs({{"--csv", csv}, {"--json", json}});
     std::optional<OutputFile> csv_file, json_file;
-    if (csv_option->count() > 0) csv_file.emplace(csv), remove_previous_output(csv);
-    if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    if (pool.leads()) {  // across ranks, rank 0 writes
+      if (csv_option->count() > 0) csv_file.emplace(csv), remove_previous_output(csv);
+      if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    }
     install_interruption_handlers();
     plan.base.stop = &interruption_request();
-    const SweepResult sweep = run_sweep(entry, plan, std::move(runs));
+    const SweepResult sweep = run_sweep(entry, plan, std::move(runs), pool);
     print_sweep(std::cout, entry.name, sweep);
     std::cout.flush();
     if (csv_file) {
@@ -995,8 +1021,8 @@ struct ReproduceCommand {
                        ->check(CLI::ExistingDirectory);
   }
 
-  int execute() const {
-    if (paper == "seed001") return execute_seed001();
+  int execute(const MpiSession& session) const {
+    if (paper == "seed001") return execute_seed001(session);
     const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0,
                want_plots = plots_option->count() > 0;
     const std::vector<std::string> figures = want_plots ? seed000_figure_paths(plots) : std::vector<std::string>{};
@@ -1042,7 +1068,7 @@ struct ReproduceCommand {
   }
 
   /// seed 001's claims beside the computation (reproduce_seed001.hpp).
-  int execute_seed001() const {
+  int execute_seed001(const MpiSession& session) const {
     refuse_if_given(plots_option, "seed001 has no figures to draw here; its maps come from `energy-audit stability`");
     const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0;
     if (want_csv) check_output_path("--csv", csv);
@@ -1052,8 +1078,8 @@ struct ReproduceCommand {
     if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
     if (want_json) json_file.emplace(json), remove_previous_output(json);
     install_interruption_handlers();
-    const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const std::vector<ClaimCheck> checks = check_seed001_claims(threads, &interruption_request());
+    const RunPool pool(session, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    const std::vector<ClaimCheck> checks = check_seed001_claims(pool, &interruption_request());
     print_claim_checks(std::cout, checks);
     std::cout.flush();
     if (csv_file) {
@@ -1084,6 +1110,9 @@ std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App
 
 int main(int argc, char** argv) {
   using namespace energy_audit::cli;
+  const MpiSession session(argc, argv);
+  // Across ranks, rank 0 prints: the others' standard output goes nowhere.
+  if (!session.leads() && std::freopen("/dev/null", "w", stdout) == nullptr) return exit_failure;
   CLI::App app{"energy-audit: is this numerical solution of the equations of motion trustworthy?\n"
                "Tracks C = H + Z, which is constant on exact solutions, and judges its relative drift delta_C.",
                "energy-audit"};
@@ -1115,6 +1144,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (!session.leads()) return exit_usage;  // every rank parsed the same arguments: rank 0 says what is wrong
     remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
       std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, sweep, advise, stability, audit-trajectory, reproduce)\n";
@@ -1125,19 +1155,32 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (app.got_subcommand("stability")) return stability.execute(session);
+    if (app.got_subcommand("advise")) return advise_command.execute(session);
+    if (app.got_subcommand("sweep")) return sweep.execute(session);
+    if (session.size() > 1) {
+      throw UsageError(app.get_subcommands().front()->get_name() + " runs in one process: start it without mpirun " +
+                       "(sweep, stability and advise spread their runs over MPI ranks)");
+    }
     if (list->parsed()) return list_command();
     if (app.got_subcommand("run")) return run.execute();
-    if (app.got_subcommand("reproduce")) return reproduce.execute();
-    if (app.got_subcommand("stability")) return stability.execute();
-    if (app.got_subcommand("advise")) return advise_command.execute();
+    if (app.got_subcommand("reproduce")) return reproduce.execute(session);
     if (app.got_subcommand("audit-trajectory")) return audit_trajectory.execute();
-    if (app.got_subcommand("sweep")) return sweep.execute();
     return compare.execute();
   } catch (const UsageError& e) {
+    // Usage errors come from the arguments and the checks before any run, the same on every rank.
+    if (!session.leads()) return exit_usage;
     remove_previous_outputs(app);
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {
+    if (session.size() > 1) {
+      // A failure after the runs began may be this rank's alone: end the whole job, which
+      // would otherwise wait for this rank.
+      if (session.leads()) remove_previous_outputs(app);
+      std::cerr << "energy-audit: error on rank " << session.rank() << ": " << e.what() << "\n";
+      session.abort(exit_failure);
+    }
     remove_previous_outputs(app);
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_status(exit_failure);

@@ -51,7 +51,7 @@ std::string run_command(const std::string& method, double k) {
 
 }  // namespace
 
-std::vector<ClaimCheck> check_seed001_claims(int threads, const StopRequest* stop) {
+std::vector<ClaimCheck> check_seed001_claims(const RunPool& pool, const StopRequest* stop) {
   const KinematicEntry& ellipse = *find_kinematic_model("ellipse");
   const std::vector<std::string> methods{"euler", "rk2", "rk3", "rk4"};
   std::vector<ClaimCheck> checks;
@@ -73,9 +73,8 @@ std::vector<ClaimCheck> check_seed001_claims(int threads, const StopRequest* sto
   StabilityMapSettings settings;
   settings.methods = {find_method("euler")};
   settings.steps = {paper_step};
-  settings.threads = threads;
   settings.stop = stop;
-  const StabilityMap map = compute_stability_map(ellipse, settings);
+  const StabilityMap map = compute_stability_map(ellipse, settings, pool);
   if (map.interrupted || map.summaries.empty()) return checks;
   const MethodStepSummary& euler = map.summaries.front();
   std::string computed = "linear theory " + text("%.6g", euler.linear.lower) + " < k < " + text("%.3g", euler.linear.upper);

@@ -10,6 +10,7 @@
 #include <energy_audit/stop_request.hpp>
 
 #include "output_file.hpp"
+#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 
@@ -20,8 +21,8 @@ struct ClaimCheck {
   std::string command;  ///< the command line that shows it
 };
 
-/// Runs the checks (the boundary search on `threads` threads); stops early when `stop` is requested.
-std::vector<ClaimCheck> check_seed001_claims(int threads, const StopRequest* stop);
+/// Runs the checks (the boundary search on `pool`); stops early when `stop` is requested.
+std::vector<ClaimCheck> check_seed001_claims(const RunPool& pool, const StopRequest* stop);
 void print_claim_checks(std::ostream& out, const std::vector<ClaimCheck>& checks);
 void write_claim_checks_csv(OutputFile& file, const std::vector<ClaimCheck>& checks);
 void write_claim_checks_json(OutputFile& file, const std::vector<ClaimCheck>& checks);

@@ -8,6 +8,9 @@
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MapPoint, method, tau, start, k, f_max, f_final, rho, verdict)
+
 namespace {
 
 /// `setup` with k and the start's initial values set (last, so that they win).
@@ -26,9 +29,9 @@ std::vector<double> linspace(double from, double to, int count) {
 
 class BoundarySearch {
  public:
-  BoundarySearch(const KinematicEntry& model, const StabilityMapSettings& settings, const Method& method, double tau,
-                 const std::vector<Assignment>& start)
-      : model_(model), settings_(settings), method_(method), tau_(tau), start_(start) {}
+  BoundarySearch(const KinematicEntry& model, const StabilityMapSettings& settings, const RunPool& pool,
+                 const Method& method, double tau, const std::vector<Assignment>& start)
+      : model_(model), settings_(settings), pool_(pool), method_(method), tau_(tau), start_(start) {}
 
   /// MODELS.md's bracketing search from −2 towards k_out over `count` scan points.
   std::optional<OperationalBoundary> find(double k_out, int count) const {
@@ -62,8 +65,7 @@ class BoundarySearch {
  private:
   /// Whether |f_n| ≤ 1 for every n at each gain (a NaN fails), the runs spread over the pool.
   std::vector<char> stable_at(const std::vector<double>& gains) const {
-    std::vector<char> passes(gains.size(), 0);
-    parallel_for(gains.size(), settings_.threads, [&](std::size_t i) {
+    return pool_.map<char>(gains.size(), [&](std::size_t i) {
       KinematicSettings s;
       s.method = method_;
       s.step = tau_;
@@ -72,13 +74,13 @@ class BoundarySearch {
       s.stop_above = ConstraintDriftAudit::unstable_bound;
       s.stop = settings_.stop;
       const KinematicOutcome run = model_.run(with_gain(settings_.setup, gains[i], start_), s);
-      passes[i] = run.finished() && run.drift.max() <= ConstraintDriftAudit::unstable_bound;
+      return static_cast<char>(run.finished() && run.drift.max() <= ConstraintDriftAudit::unstable_bound);
     });
-    return passes;
   }
 
   const KinematicEntry& model_;
   const StabilityMapSettings& settings_;
+  const RunPool& pool_;
   const Method& method_;
   double tau_;
   const std::vector<Assignment>& start_;
@@ -133,17 +135,21 @@ GainRange parse_gain_range(const std::string& text) {
   return range;
 }
 
-StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings) {
+StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings,
+                                   const RunPool& pool) {
   StabilityMap map;
-  map.threads = std::max(settings.threads, 1);
+  map.workers = pool.describe();
+  map.threads = pool.across_ranks() ? 1 : pool.workers();
+  map.ranks = pool.across_ranks() ? pool.workers() : 1;
   const std::size_t methods = settings.methods.size(), steps = settings.steps.size(), gains = settings.gains.size(),
                     starts = model.starts.size();
   for (const Method& method : settings.methods) model.linear_interval(settings.setup, method, 1.0);  // refuses non-RK
-  map.points.resize(methods * steps * gains * starts);
   std::atomic<std::size_t> done{0};
   const std::size_t jobs = methods * steps * gains;
-  parallel_for(jobs, settings.threads, [&](std::size_t job) {
-    if (stop_requested(settings.stop)) return;
+  // One job: the points of one method, τ and k, one per start.
+  const std::vector<std::vector<MapPoint>> job_points = pool.map<std::vector<MapPoint>>(jobs, [&](std::size_t job) {
+    std::vector<MapPoint> points;
+    if (stop_requested(settings.stop)) return std::vector<MapPoint>(starts);  // not run: no verdict
     const std::size_t g = job % gains, s = (job / gains) % steps, m = job / (gains * steps);
     const Method& method = settings.methods[m];
     const double tau = settings.steps[s], k = settings.gains[g];
@@ -156,15 +162,20 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
       run_settings.multiplier_points = 0;
       run_settings.stop = settings.stop;
       const KinematicOutcome run = model.run(with_gain(settings.setup, k, model.starts[start].second), run_settings);
-      MapPoint& point = map.points[job * starts + start];
-      point = {method.name, tau, model.starts[start].first, k, run.drift.max(), run.drift.final(), rho,
+      points.push_back({method.name, tau, model.starts[start].first, k, run.drift.max(), run.drift.final(), rho,
                run.end == RunEnd::Error || run.end == RunEnd::Interrupted
                    ? run.verdict()
-                   : std::string(to_string(run.drift.verdict(rho)))};
+                   : std::string(to_string(run.drift.verdict(rho)))});
     }
-    if (settings.progress) settings.progress(++done, jobs);
+    if (settings.progress && !pool.across_ranks()) settings.progress(++done, jobs);
+    return points;
   });
-  map.interrupted = stop_requested(settings.stop);
+  map.points.reserve(jobs * starts);
+  for (const std::vector<MapPoint>& points : job_points) {
+    map.interrupted = map.interrupted || points.front().verdict.empty();
+    map.points.insert(map.points.end(), points.begin(), points.end());
+  }
+  map.interrupted = map.interrupted || stop_requested(settings.stop);
   if (map.interrupted) return map;
 
   for (const Method& method : settings.methods) {
@@ -178,7 +189,7 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
         summary.rho_one_lower = rho_one(model, settings, method, tau, 0.5 * z_limit, 1.3 * z_limit);
         summary.rho_one_upper = rho_one(model, settings, method, tau, -2.0, 1.0);
         for (const auto& [name, start] : model.starts) {
-          const BoundarySearch search(model, settings, method, tau, start);
+          const BoundarySearch search(model, settings, pool, method, tau, start);
           summary.starts.push_back({name, search.find(1.3 * z_limit, 401), search.find(3.0, 501)});
         }
       }

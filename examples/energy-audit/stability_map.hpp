@@ -3,7 +3,8 @@
 /// The stability map of a kinematic model (`energy-audit stability`): the verdict of every run
 /// over a grid of gains k, for each method, step τ and named start, beside what linear theory
 /// and the numerical boundaries say (MODELS.md, ellipse). The runs are independent and go to a
-/// pool of threads; every result lands at its own index, so the map equals a serial one.
+/// pool of threads or across MPI ranks (run_pool.hpp); every result lands at its own index, so
+/// the map equals a serial one.
 
 #include <cstddef>
 #include <functional>
@@ -14,7 +15,7 @@
 #include <energy_audit/stop_request.hpp>
 
 #include "kinematic_run.hpp"
-#include "parallel_for.hpp"
+#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 
@@ -32,11 +33,11 @@ struct StabilityMapSettings {
   std::vector<double> gains;    ///< k
   ModelSetup setup;             ///< --set and --init besides k and the starts
   std::optional<double> t_end;
-  int threads = 1;
   int multiplier_points = 4096;
   bool boundaries = true;  ///< search the operational boundaries and rho(k) = 1
   const StopRequest* stop = nullptr;
-  /// Called from the workers with (runs done, runs in all), at most a few times per second.
+  /// Called from the threads with (runs done, runs in all) after each point of the map; not
+  /// called across ranks.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -76,12 +77,14 @@ struct MethodStepSummary {
 struct StabilityMap {
   std::vector<MapPoint> points;  ///< method, τ, k, start in that order of nesting
   std::vector<MethodStepSummary> summaries;
-  int threads = 1;
+  std::string workers = "1 thread";  ///< what ran it: "2 threads", "2 ranks"
+  int threads = 1, ranks = 1;
   bool interrupted = false;
 };
 
 /// Runs the map and, with settings.boundaries, the searches; throws UsageError for a method
 /// that is not an explicit Runge–Kutta method of the list.
-StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings);
+StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings,
+                                   const RunPool& pool);
 
 }  // namespace energy_audit::cli

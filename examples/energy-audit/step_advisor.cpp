@@ -120,20 +120,61 @@ std::string g(double value) {
 
 }  // namespace
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, missed)
+
+namespace {
+
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+template <class T>
+std::optional<T> optional_from(const nlohmann::json& json) {
+  return json.is_null() ? std::nullopt : std::optional<T>(json.get<T>());
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& json, const MethodAdvice& m) {
+  json = {{"method", m.method},         {"adaptive", m.adaptive},
+          {"answer", optional_json(m.answer)}, {"next", optional_json(m.next)},
+          {"round_off_floor", m.round_off_floor}, {"not_monotone", m.not_monotone},
+          {"note", m.note},             {"probes", m.probes}};
+}
+
+void from_json(const nlohmann::json& json, MethodAdvice& m) {
+  json.at("method").get_to(m.method);
+  json.at("adaptive").get_to(m.adaptive);
+  m.answer = optional_from<Probe>(json.at("answer"));
+  m.next = optional_from<Probe>(json.at("next"));
+  json.at("round_off_floor").get_to(m.round_off_floor);
+  json.at("not_monotone").get_to(m.not_monotone);
+  json.at("note").get_to(m.note);
+  json.at("probes").get_to(m.probes);
+}
+
 Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vector<Method>& methods,
-              const AdviceSettings& settings) {
+              const AdviceSettings& settings, const RunPool& pool) {
   Advice advice;
   const Interval interval = check_settings(model, setup, settings.base);
-  for (const Method& method : methods) {
-    if (stop_requested(settings.base.stop)) break;
-    advice.methods.push_back(advise_method(model, setup, method, settings, interval));
-    const MethodAdvice& m = advice.methods.back();
+  // One search per method, the searches side by side; a search not started after an
+  // interruption leaves no advice.
+  const std::vector<MethodAdvice> searched = pool.map<MethodAdvice>(methods.size(), [&](std::size_t i) {
+    return stop_requested(settings.base.stop) ? MethodAdvice{}
+                                              : advise_method(model, setup, methods[i], settings, interval);
+  });
+  for (const MethodAdvice& m : searched) {
+    if (m.method.empty()) continue;
+    advice.methods.push_back(m);
     if (m.answer && (!advice.recommended ||
                      m.answer->rhs_evaluations < advice.methods[*advice.recommended].answer->rhs_evaluations)) {
       advice.recommended = advice.methods.size() - 1;
     }
   }
-  advice.interrupted = stop_requested(settings.base.stop);
+  advice.workers = pool.describe();
+  advice.threads = pool.across_ranks() ? 1 : pool.workers();
+  advice.ranks = pool.across_ranks() ? pool.workers() : 1;
+  advice.interrupted = stop_requested(settings.base.stop) || advice.methods.size() < methods.size();
   return advice;
 }
 
@@ -166,6 +207,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
   } else {
     out << "recommended: none: no method met the target\n";
   }
+  out << "the searches ran on " << advice.workers << "\n";
   if (advice.interrupted) out << "interrupted: the search did not finish\n";
 }
 
@@ -197,6 +239,8 @@ void write_advice_json(OutputFile& file, const std::string& model, const AdviceS
   }
   j["methods"] = methods;
   j["recommended"] = advice.recommended ? Json(advice.methods[*advice.recommended].method) : Json(nullptr);
+  j["threads"] = advice.threads;
+  j["ranks"] = advice.ranks;
   j["interrupted"] = advice.interrupted;
   file.write(j.dump(2) + "\n");
 }

@@ -21,6 +21,7 @@
 #include "model_registry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
+#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 
@@ -56,11 +57,18 @@ struct MethodAdvice {
 struct Advice {
   std::vector<MethodAdvice> methods;
   std::optional<std::size_t> recommended;  ///< the index of the cheapest answer (fewest rhs evaluations)
+  std::string workers = "1 thread";         ///< what ran the searches: "2 threads", "2 ranks"
+  int threads = 1, ranks = 1;
   bool interrupted = false;
 };
 
+/// The methods' searches, one per method, on `pool`.
 Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vector<Method>& methods,
-              const AdviceSettings& settings);
+              const AdviceSettings& settings, const RunPool& pool);
+
+/// MethodAdvice as JSON, for the searches to travel between ranks.
+void to_json(nlohmann::json& json, const MethodAdvice& advice);
+void from_json(const nlohmann::json& json, MethodAdvice& advice);
 
 void print_advice(std::ostream& out, const std::string& model, const AdviceSettings& settings, const Advice& advice);
 void write_advice_json(OutputFile& file, const std::string& model, const AdviceSettings& settings, const Advice& advice);

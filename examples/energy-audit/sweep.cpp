@@ -1,12 +1,12 @@
 #include "sweep.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
-#include "parallel_for.hpp"
 
 namespace energy_audit::cli {
 namespace {
@@ -32,6 +32,15 @@ std::string number(double value) {
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
   return error == std::errc() ? std::string(buffer, end) : std::string("nan");
 }
+
+/// What one run gives, as it travels from the rank that ran it.
+struct SweepFigures {
+  double delta_C = 0;
+  std::string verdict;  ///< empty: not run
+  std::size_t steps = 0, rhs_evaluations = 0;
+  double wall_seconds = 0;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SweepFigures, delta_C, verdict, steps, rhs_evaluations, wall_seconds)
 
 RunSettings settings_of(const SweepPlan& plan, const SweepRun& run) {
   RunSettings settings = plan.base;
@@ -64,27 +73,35 @@ std::vector<SweepRun> plan_runs(const ModelEntry& model, const SweepPlan& plan) 
   return runs;
 }
 
-SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs) {
-  SweepResult result;
-  result.threads = std::max(plan.threads, 1);
-  parallel_for(runs.size(), plan.threads, [&](std::size_t i) {
-    if (stop_requested(plan.base.stop)) return;
-    SweepRun& run = runs[i];
+SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs,
+                      const RunPool& pool) {
+  const std::vector<SweepFigures> figures = pool.map<SweepFigures>(runs.size(), [&](std::size_t i) {
+    if (stop_requested(plan.base.stop)) return SweepFigures{};
+    const SweepRun& run = runs[i];
     const RunOutcome outcome = run_model(model, {run.parameters, run.initial_values}, settings_of(plan, run));
-    run.delta_C = outcome.audit ? outcome.audit->relative_drift() : std::nan("");
-    run.verdict = outcome.verdict();
-    run.steps = outcome.steps;
-    run.rhs_evaluations = outcome.rhs_evaluations;
-    run.wall_seconds = outcome.wall_seconds;
+    return SweepFigures{outcome.audit ? outcome.audit->relative_drift() : std::nan(""), outcome.verdict(),
+                        outcome.steps, outcome.rhs_evaluations, outcome.wall_seconds};
   });
-  result.interrupted = stop_requested(plan.base.stop);
+  SweepResult result;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const SweepFigures& f = figures[i];
+    runs[i].delta_C = f.delta_C;
+    runs[i].verdict = f.verdict;
+    runs[i].steps = f.steps;
+    runs[i].rhs_evaluations = f.rhs_evaluations;
+    runs[i].wall_seconds = f.wall_seconds;
+  }
+  result.workers = pool.describe();
+  result.threads = pool.across_ranks() ? 1 : pool.workers();
+  result.ranks = pool.across_ranks() ? pool.workers() : 1;
+  result.interrupted = stop_requested(plan.base.stop) ||
+                       std::any_of(runs.begin(), runs.end(), [](const SweepRun& run) { return run.verdict.empty(); });
   result.runs = std::move(runs);
   return result;
 }
 
 void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep) {
-  out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.threads
-      << (sweep.threads == 1 ? " thread" : " threads") << "\n";
+  out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.workers << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-28s %-12s %-5s %-10s %-11s %-11s %-9s %s\n", "values", "method", "", "h / rtol",
                 "delta_C", "verdict", "rhs evals", "wall");
@@ -140,7 +157,7 @@ void write_sweep_json(OutputFile& file, const std::string& model, const SweepRes
                     {"rhs_evals", run.rhs_evaluations},
                     {"wall_seconds", run.wall_seconds}});
   }
-  const Json j{{"model", model}, {"threads", sweep.threads}, {"interrupted", sweep.interrupted}, {"runs", runs}};
+  const Json j{{"model", model}, {"threads", sweep.threads}, {"ranks", sweep.ranks}, {"interrupted", sweep.interrupted}, {"runs", runs}};
   file.write(j.dump(2) + "\n");
 }
 

@@ -2,8 +2,8 @@
 /// \file
 /// `energy-audit sweep`: one model over the Cartesian product of parameter values, initial
 /// values, methods and steps (rtols for the adaptive methods), each run audited, the runs on a
-/// pool of threads (parallel_for.hpp) with every result at its own index: the table equals a
-/// serial run's, run by run.
+/// pool of threads or across MPI ranks (run_pool.hpp) with every result at its own index: the
+/// table equals a serial run's, run by run.
 
 #include <ostream>
 #include <string>
@@ -13,6 +13,7 @@
 #include "model_registry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
+#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 
@@ -21,7 +22,6 @@ struct SweepPlan {
   std::vector<Method> methods;
   std::vector<double> steps, rtols;
   RunSettings base;  ///< the options common to every run
-  int threads = 1;
 };
 
 struct SweepRun {
@@ -37,15 +37,17 @@ struct SweepRun {
 
 struct SweepResult {
   std::vector<SweepRun> runs;
-  int threads = 1;
+  std::string workers = "1 thread";  ///< what ran them: "3 threads", "2 ranks"
+  int threads = 1, ranks = 1;
   bool interrupted = false;
 };
 
 /// The runs of the plan, each checked (check_settings) before the first starts: a usage error
 /// names the option at fault.
 std::vector<SweepRun> plan_runs(const ModelEntry& model, const SweepPlan& plan);
-/// Runs them on plan.threads threads; stops starting runs once plan.base.stop is requested.
-SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs);
+/// Runs them on `pool`; stops starting runs once plan.base.stop is requested.
+SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs,
+                      const RunPool& pool);
 
 void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep);
 void write_sweep_csv(OutputFile& file, const SweepResult& sweep);

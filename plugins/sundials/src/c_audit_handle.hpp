@@ -29,6 +29,8 @@ struct CAuditHandle {
   EaKineticEnergyFn kinetic = nullptr, power = nullptr, kinetic_rate = nullptr;
   EaPotentialEnergyFn potential = nullptr, potential_rate = nullptr;
   EaConstraintPowerFn constraint_power = nullptr;
+  EaShareSumFn share_sum = nullptr;
+  void* share_context = nullptr;
   void* user_data = nullptr;
   std::optional<AuditType> audit;  // absent when created with bad arguments
   bool called = false;             // the solve function was called: the energies are fixed
@@ -62,6 +64,11 @@ struct CAuditHandle {
       e.constraint_power = [f = constraint_power, data = user_data](const double* q, const double* v,
                                                                     const double* multipliers, double t) {
         return f(q, v, multipliers, t, data);
+      };
+    }
+    if (share_sum != nullptr) {
+      e.sum_shares = [f = share_sum, context = share_context](double* values, int count) {
+        f(values, count, context);
       };
     }
     return e;

@@ -24,6 +24,13 @@ int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaKineticEnergyFn kinet
   });
 }
 
+int ea_cvode_audit_set_share_sum(EaCvodeAudit* audit, EaShareSumFn sum, void* context) {
+  return detail::set_functions(audit, "set_share_sum", [&](EaCvodeAudit& handle) {
+    handle.share_sum = sum;
+    handle.share_context = context;
+  });
+}
+
 int ea_cvode_audit(EaCvodeAudit* audit, void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
                    int itask) {
   return detail::guarded(audit, EA_CVODE_AUDIT_FAILED, [&](energy_audit::sun::CvodeAudit& cvode_audit) {

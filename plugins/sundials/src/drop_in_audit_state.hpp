@@ -74,7 +74,13 @@ class DropInAuditState {
         audit(AuditOptions{
             .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
         minus_v(static_cast<std::size_t>(n)),
-        zero_v(static_cast<std::size_t>(n), 0.0) {}
+        zero_v(static_cast<std::size_t>(n), 0.0) {
+    if (energies.sum_shares && energies.equation_residual) {
+      throw InvalidArgument(std::string(Calls::audit_name) +
+                            ": the equation check (equation_residual) needs the whole state in one process; "
+                            "it cannot be used with sum_shares");
+    }
+  }
 
   int dofs;
   DropInEnergies energies;
@@ -226,12 +232,19 @@ class DropInAuditState {
     return scratch;
   }
 
+  /// Sums values across the ranks when the state is spread over them (sum_shares).
+  void sum_shares(double* values, int count) const {
+    if (energies.sum_shares) energies.sum_shares(values, count);
+  }
+
   EnergyTerms energy_terms(const double* q, const double* v, double t) {
     for (int i = 0; i < dofs; ++i) minus_v[static_cast<std::size_t>(i)] = -v[i];
-    EnergyTerms e =
-        split_kinetic_energy(energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, minus_v.data(), t),
-                             energies.kinetic_energy(q, zero_v.data(), t));
-    e.V = energies.potential_energy(q, t);
+    // T(q, v), T(q, −v), T(q, 0) and V: this rank's shares, summed before the split.
+    double shares[4] = {energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, minus_v.data(), t),
+                        energies.kinetic_energy(q, zero_v.data(), t), energies.potential_energy(q, t)};
+    sum_shares(shares, 4);
+    EnergyTerms e = split_kinetic_energy(shares[0], shares[1], shares[2]);
+    e.V = shares[3];
     return e;
   }
 
@@ -269,12 +282,18 @@ class DropInAuditState {
       if (missing.seen || std::abs(later - at_t) <= resolution) return;
       missing = {true, (later - at_t) / dt, t};
     };
+    double shares[4] = {0, 0, 0, 0};  // T and V at t and t + Δt, this rank's shares
     if (!energies.kinetic_energy_rate) {
-      note(missing_kinetic_rate, energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, v, t + dt));
+      shares[0] = energies.kinetic_energy(q, v, t);
+      shares[1] = energies.kinetic_energy(q, v, t + dt);
     }
     if (!energies.potential_energy_rate) {
-      note(missing_potential_rate, energies.potential_energy(q, t), energies.potential_energy(q, t + dt));
+      shares[2] = energies.potential_energy(q, t);
+      shares[3] = energies.potential_energy(q, t + dt);
     }
+    sum_shares(shares, 4);
+    if (!energies.kinetic_energy_rate) note(missing_kinetic_rate, shares[0], shares[1]);
+    if (!energies.potential_energy_rate) note(missing_potential_rate, shares[2], shares[3]);
   }
 
   /// Records the state in `y` at t with the current Z.
@@ -293,12 +312,15 @@ class DropInAuditState {
   double flow_integral(void* memory, double a, double b, N_Vector scratch) {
     const double t_mid = 0.5 * (a + b), half = 0.5 * (b - a);
     const double* data = N_VGetArrayPointer(scratch);
-    double sum = 0;
+    std::array<double, gauss_nodes.size()> rates{};  // this rank's shares, summed in one call
     for (std::size_t i = 0; i < gauss_nodes.size(); ++i) {
       const double t = t_mid + half * gauss_nodes[i];
       interpolate(memory, t, scratch);
-      sum += gauss_weights[i] * energy_flow_rate(data, t);
+      rates[i] = energy_flow_rate(data, t);
     }
+    sum_shares(rates.data(), static_cast<int>(rates.size()));
+    double sum = 0;
+    for (std::size_t i = 0; i < gauss_nodes.size(); ++i) sum += gauss_weights[i] * rates[i];
     return half * sum;
   }
 

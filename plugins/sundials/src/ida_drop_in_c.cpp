@@ -29,6 +29,13 @@ int ea_ida_audit_set_constraint_power(EaIdaAudit* audit, EaConstraintPowerFn pow
                                [&](EaIdaAudit& handle) { handle.constraint_power = power; });
 }
 
+int ea_ida_audit_set_share_sum(EaIdaAudit* audit, EaShareSumFn sum, void* context) {
+  return detail::set_functions(audit, "set_share_sum", [&](EaIdaAudit& handle) {
+    handle.share_sum = sum;
+    handle.share_context = context;
+  });
+}
+
 int ea_ida_audit(EaIdaAudit* audit, void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret,
                  N_Vector ypret, int itask) {
   return detail::guarded(audit, EA_IDA_AUDIT_FAILED, [&](energy_audit::sun::IdaAudit& ida_audit) {

@@ -54,6 +54,12 @@ EaCvodeAudit *ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPoten
 int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaKineticEnergyFn kinetic_rate,
                                     EaPotentialEnergyFn potential_rate);
 
+/* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
+ * ea_cvode_audit call: each rank's functions give its share of T, V and the powers over its own
+ * coordinates and velocities (dofs: this rank's count), and `sum` adds the shares across the
+ * ranks: ea_cvode_audit_set_share_sum(audit, ea_sum_over_ranks, &comm) with drop_in_mpi.h. */
+int ea_cvode_audit_set_share_sum(EaCvodeAudit *audit, EaShareSumFn sum, void *context);
+
 /* In place of CVode(cvode_mem, tout, yout, tret, itask): the same arguments, the same return
  * value and the same solution; every accepted step is audited. Returns EA_CVODE_AUDIT_FAILED
  * when a step could not be audited (the state of yout is then CVODE's), and

@@ -20,6 +20,10 @@ typedef double (*EaPotentialEnergyFn)(const double *q, double t, void *user_data
 typedef double (*EaConstraintPowerFn)(const double *q, const double *v, const double *multipliers, double t,
                                       void *user_data);
 
+/* For a state spread over MPI ranks: sums `count` values in place across the ranks (drop_in_mpi.h's
+ * ea_sum_over_ranks, with a pointer to the MPI_Comm as context). */
+typedef void (*EaShareSumFn)(double *values, int count, void *context);
+
 /* The energies at the last audited step [J]; t [s]. */
 typedef struct {
   double t;

@@ -30,6 +30,13 @@ struct DropInEnergies {
   /// multipliers λ = y[2n..) (M v̇ = ... + Gᵀλ) [W]; on the constraints it equals −gᵀλ, zero
   /// for scleronomic ones. Empty: 0. IDA programs only (their state holds λ).
   std::function<double(const double* q, const double* v, const double* multipliers, double t)> constraint_power = {};
+  /// For a state spread over MPI ranks (SUNDIALS' N_VNew_Parallel): sums `count` values across
+  /// the ranks in place (drop_in_mpi.hpp's sum_over_ranks). Each rank then gives the audit its
+  /// own n coordinates and velocities (y's local data = [q, v]) and its functions return its
+  /// share of T, V and the powers; the audit sums the shares, so every rank sees the whole
+  /// model's C. Every rank must give the same optional functions. Empty: one process holds the
+  /// whole state. Not with equation_residual, whose norms do not add.
+  std::function<void(double* values, int count)> sum_shares = {};
 };
 
 /// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a

@@ -55,6 +55,12 @@ EaIdaAudit *ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotential
 int ea_ida_audit_set_energy_rates(EaIdaAudit *audit, EaKineticEnergyFn kinetic_rate,
                                   EaPotentialEnergyFn potential_rate);
 
+/* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
+ * ea_ida_audit call: each rank's functions give its share of T, V and the powers over its own
+ * coordinates and velocities (dofs: this rank's count), and `sum` adds the shares across the
+ * ranks: ea_ida_audit_set_share_sum(audit, ea_sum_over_ranks, &comm) with drop_in_mpi.h. */
+int ea_ida_audit_set_share_sum(EaIdaAudit *audit, EaShareSumFn sum, void *context);
+
 /* For rheonomic constraints: the power v^T G^T lambda of the constraint forces, with lambda the
  * state's entries after [q, v] (NULL: none), before the first ea_ida_audit call. */
 int ea_ida_audit_set_constraint_power(EaIdaAudit *audit, EaConstraintPowerFn power);

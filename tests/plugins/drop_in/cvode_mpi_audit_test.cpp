@@ -1,0 +1,242 @@
+// The drop-in audit of a CVODE program whose state is spread over MPI ranks on SUNDIALS'
+// parallel vector (drop_in_mpi.hpp): run by CTest under mpiexec with 2 ranks, it must give what
+// the serial audit of the same program gives with the whole state in one process.
+//
+// The program: N damped oscillators m_i x_i'' = −c_i x_i' − k_i x_i, y = [x, v], integrated by
+// Adams with fixed-point iteration (no linear solver, so the same solver runs on either vector).
+// Each rank holds N / ranks oscillators: its y is [its x, its v], its energies its share.
+
+#include <boost/test/unit_test.hpp>
+
+#include <mpi.h>
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_parallel.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.hpp>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <energy_audit/sundials/cvode_drop_in.h>
+#include <energy_audit/sundials/cvode_drop_in.hpp>
+#include <energy_audit/sundials/drop_in_mpi.h>
+#include <energy_audit/sundials/drop_in_mpi.hpp>
+#include <energy_audit/sundials/handles.hpp>
+
+namespace sun = energy_audit::sun;
+
+namespace {
+
+constexpr int oscillators = 8;  // in all, over the ranks
+constexpr double t_end = 5.0;
+
+struct MpiEnvironment {
+  MpiEnvironment() { MPI_Init(nullptr, nullptr); }
+  ~MpiEnvironment() { MPI_Finalize(); }
+};
+BOOST_TEST_GLOBAL_FIXTURE(MpiEnvironment);
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int ranks() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+/// Oscillator i of the whole model: its mass, stiffness and damping.
+double mass(int i) { return 1.0 + 0.25 * i; }
+double stiffness(int i) { return 4.0 + 3.0 * i; }
+double damping(int i) { return 0.05 * (i + 1); }
+
+/// The oscillators [first, first + count) of the model, which one process holds.
+struct Share {
+  int first = 0, count = oscillators;
+};
+
+/// This rank's oscillators.
+Share rank_share() {
+  return {rank() * oscillators / ranks(), (rank() + 1) * oscillators / ranks() - rank() * oscillators / ranks()};
+}
+
+int rhs(sunrealtype, N_Vector y, N_Vector ydot, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  const double* x = N_VGetArrayPointer(y);
+  const double* v = x + share.count;
+  double* dx = N_VGetArrayPointer(ydot);
+  double* dv = dx + share.count;
+  for (int j = 0; j < share.count; ++j) {
+    const int i = share.first + j;
+    dx[j] = v[j];
+    dv[j] = (-damping(i) * v[j] - stiffness(i) * x[j]) / mass(i);
+  }
+  return 0;
+}
+
+sun::DropInEnergies share_energies(const Share& share) {
+  return {[share](const double*, const double* v, double) {
+            double T = 0;
+            for (int j = 0; j < share.count; ++j) T += 0.5 * mass(share.first + j) * v[j] * v[j];
+            return T;
+          },
+          [share](const double* x, double) {
+            double V = 0;
+            for (int j = 0; j < share.count; ++j) V += 0.5 * stiffness(share.first + j) * x[j] * x[j];
+            return V;
+          },
+          [share](const double*, const double* v, double) {
+            double power = 0;
+            for (int j = 0; j < share.count; ++j) power -= damping(share.first + j) * v[j] * v[j];
+            return power;
+          }};
+}
+
+void check(int flag, const char* function) {
+  if (flag < 0) throw std::runtime_error(std::string(function) + " failed with flag " + std::to_string(flag));
+}
+
+struct Outcome {
+  double delta_C = 0, max_abs_drift = 0, C0 = 0, H_end = 0;
+  long steps = 0;
+  std::string verdict;
+};
+
+/// The solver of the program on `y` (serial or parallel) with `share` of the oscillators.
+struct Program {
+  Share share;
+  sun::SunNonlinearSolver fixed_point;  // before the solver's memory: freed after it
+  sun::CvodeMemory memory;
+
+  Program(sundials::Context& context, N_Vector y, Share s) : share(s) {
+    double* data = N_VGetArrayPointer(y);
+    for (int j = 0; j < share.count; ++j) {  // x_i(0) = 1 / (i + 1), v_i(0) = 0
+      data[j] = 1.0 / (share.first + j + 1);
+      data[share.count + j] = 0.0;
+    }
+    memory.reset(CVodeCreate(CV_ADAMS, context));
+    if (!memory) throw std::runtime_error("CVodeCreate failed");
+    check(CVodeInit(memory.get(), rhs, 0.0, y), "CVodeInit");
+    check(CVodeSetUserData(memory.get(), &share), "CVodeSetUserData");
+    check(CVodeSStolerances(memory.get(), 1e-8, 1e-10), "CVodeSStolerances");
+    check(CVodeSetMaxNumSteps(memory.get(), 100000), "CVodeSetMaxNumSteps");
+    fixed_point.reset(SUNNonlinSol_FixedPoint(y, 0, context));
+    check(CVodeSetNonlinearSolver(memory.get(), fixed_point.get()), "CVodeSetNonlinearSolver");
+  }
+  long steps() const {
+    long n = 0;
+    CVodeGetNumSteps(memory.get(), &n);
+    return n;
+  }
+};
+
+/// Runs the program on `y` (serial or parallel) with `share` of the oscillators, audited.
+Outcome run(sundials::Context& context, N_Vector y, Share share, sun::DropInEnergies energies) {
+  Program program(context, y, share);
+  sun::CvodeAudit audit(share.count, std::move(energies));
+  sunrealtype t = 0;
+  for (int k = 1; k <= 10; ++k) check(audit.CVode(program.memory.get(), 0.1 * k * t_end, y, &t, CV_NORMAL), "CVode");
+  Outcome outcome;
+  outcome.delta_C = audit.relative_drift();
+  outcome.max_abs_drift = audit.max_abs_drift();
+  outcome.C0 = audit.initial_control();
+  outcome.H_end = audit.last_step().jacobi;
+  outcome.steps = program.steps();
+  outcome.verdict = audit.verdict();
+  return outcome;
+}
+
+Outcome serial_run() {
+  sundials::Context context;
+  sun::NVector y(N_VNew_Serial(2 * oscillators, context));
+  return run(context, y.get(), Share{}, share_energies(Share{}));
+}
+
+Outcome parallel_run(bool sum_shares) {
+  MPI_Comm communicator = MPI_COMM_WORLD;
+  sundials::Context context(&communicator);
+  const Share share = rank_share();
+  sun::NVector y(N_VNew_Parallel(communicator, 2 * share.count, 2 * oscillators, context));
+  sun::DropInEnergies energies = share_energies(share);
+  if (sum_shares) energies.sum_shares = sun::sum_over_ranks(communicator);
+  return run(context, y.get(), share, std::move(energies));
+}
+
+// The C interface: a rank's share through plain functions with user_data.
+double c_kinetic(const double*, const double* v, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double T = 0;
+  for (int j = 0; j < share.count; ++j) T += 0.5 * mass(share.first + j) * v[j] * v[j];
+  return T;
+}
+double c_potential(const double* x, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double V = 0;
+  for (int j = 0; j < share.count; ++j) V += 0.5 * stiffness(share.first + j) * x[j] * x[j];
+  return V;
+}
+double c_power(const double*, const double* v, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double power = 0;
+  for (int j = 0; j < share.count; ++j) power -= damping(share.first + j) * v[j] * v[j];
+  return power;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(runs_on_two_ranks) { BOOST_TEST(ranks() == 2); }
+
+BOOST_AUTO_TEST_CASE(the_audit_over_ranks_equals_the_serial_audit) {
+  const Outcome serial = serial_run();
+  const Outcome parallel = parallel_run(true);
+  BOOST_TEST(serial.verdict == "pass");
+  BOOST_TEST(parallel.verdict == "pass");
+  // The solvers' norms sum over the ranks in another order than in one process: the steps are
+  // the same, the solutions differ within the solver's tolerance (1e-8).
+  BOOST_TEST(parallel.steps == serial.steps);
+  BOOST_TEST(parallel.C0 == serial.C0, boost::test_tools::tolerance(1e-14));
+  BOOST_TEST(parallel.H_end == serial.H_end, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(parallel.delta_C == serial.delta_C, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(serial.delta_C < 1e-6);
+  // The dampers took a third of the energy: δ_C is small only because Z carries it.
+  double H0 = 0;
+  for (int i = 0; i < oscillators; ++i) H0 += 0.5 * stiffness(i) / ((i + 1.0) * (i + 1.0));
+  BOOST_TEST(serial.H_end < 0.8 * H0);
+
+  // Every rank holds the same sums.
+  double delta_C[2] = {parallel.delta_C, -parallel.delta_C};
+  MPI_Allreduce(MPI_IN_PLACE, delta_C, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  BOOST_TEST(delta_C[0] == -delta_C[1]);
+}
+
+BOOST_AUTO_TEST_CASE(without_the_sum_each_rank_sees_only_its_share) {
+  // The control: a rank's own share is not the model's energy, so the sum is what made them equal.
+  const Outcome serial = serial_run();
+  const Outcome own = parallel_run(false);
+  BOOST_TEST(std::abs(own.C0 - serial.C0) > 1e-3 * serial.C0);
+}
+
+BOOST_AUTO_TEST_CASE(the_c_interface_sums_the_shares_as_the_cpp_one) {
+  const Outcome cpp = parallel_run(true);
+  MPI_Comm communicator = MPI_COMM_WORLD;
+  sundials::Context context(&communicator);
+  Share share = rank_share();
+  sun::NVector y(N_VNew_Parallel(communicator, 2 * share.count, 2 * oscillators, context));
+  Program program(context, y.get(), share);
+  EaCvodeAudit* audit = ea_cvode_audit_create(share.count, c_kinetic, c_potential, c_power, &share, 1e-3);
+  BOOST_REQUIRE(audit != nullptr);
+  BOOST_TEST(ea_cvode_audit_set_share_sum(audit, ea_sum_over_ranks, &communicator) == EA_AUDIT_SUCCESS);
+  sunrealtype t = 0;
+  for (int k = 1; k <= 10; ++k) {
+    BOOST_TEST(ea_cvode_audit(audit, program.memory.get(), 0.1 * k * t_end, y.get(), &t, CV_NORMAL) >= 0);
+  }
+  BOOST_TEST(ea_cvode_audit_relative_drift(audit) == cpp.delta_C);  // the same sums, bit for bit
+  BOOST_TEST(std::string(ea_cvode_audit_verdict(audit)) == "pass");
+  ea_cvode_audit_free(audit);
+}
