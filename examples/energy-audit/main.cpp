@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -502,9 +504,10 @@ struct CompareCommand {
   std::vector<std::string> methods = fixed_step_method_names();
   std::vector<double> steps{1e-2, 5e-3, 1e-3};
   std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
+  unsigned threads = 1;
   std::string csv, plot, plot_c;
   CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
-              *plot_c_option = nullptr;
+              *plot_c_option = nullptr, *threads_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
@@ -515,12 +518,17 @@ struct CompareCommand {
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-4,1e-6,1e-8,1e-10");
     adaptive.add_to(command, false);
+    // One run at a time by default: the table reports each run's wall time, which runs side by
+    // side on shared cores would lengthen.
+    threads_option = command.add_option("--threads", threads, "runs at once, on threads")
+                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
     plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
   }
 
-  int execute() const {
+  int execute(const MpiSession& session) const {
+    const RunPool pool = run_pool(session, threads, threads_option);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
                        "stability, not compare");
@@ -567,45 +575,47 @@ struct CompareCommand {
     std::optional<OutputFile> csv_file, plot_file, plot_c_file;
     for (auto [wanted, file, path] : {std::tuple{want_csv, &csv_file, &csv}, std::tuple{want_plot, &plot_file, &plot},
                                       std::tuple{want_plot_c, &plot_c_file, &plot_c}}) {
-      if (!wanted) continue;
+      if (!wanted || !pool.leads()) continue;  // across ranks, rank 0 writes
       file->emplace(*path);
       remove_previous_output(*path);
     }
     install_interruption_handlers();
 
-    const bool show_progress = isatty(fileno(stderr)) != 0;
-    std::vector<ComparisonRow> rows;
-    std::vector<DriftCurve> curves;
-    for (RunSettings& settings : runs) {
-      if (interruption_request().requested()) break;
+    const bool show_progress = isatty(fileno(stderr)) != 0 && !pool.across_ranks();
+    std::atomic<std::size_t> started{0};
+    std::mutex progress_mutex;
+    std::vector<ComparisonRow> rows = pool.map<ComparisonRow>(runs.size(), [&](std::size_t i) {
+      if (interruption_request().requested()) return ComparisonRow{};  // not started: no verdict
+      RunSettings settings = runs[i];
       if (show_progress) {
-        std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", rows.size() + 1, runs.size(), settings.method.name.c_str(),
+        const std::lock_guard lock(progress_mutex);
+        std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", ++started, runs.size(), settings.method.name.c_str(),
                      settings.method.adaptive() ? settings.cvodes.rtol : settings.step);
       }
       settings.stop = &interruption_request();
       std::optional<DriftEnvelope> envelope;
-      if (plot_c_file) {
+      if (want_plot_c) {
         const Interval interval = check_settings(entry, setup, settings);
         envelope.emplace(interval.t0, interval.t_end);
         settings.audit.row_sink = drift_sink(*envelope);
       }
-      RunOutcome run = run_model(entry, setup, settings);
-      if (envelope) {
-        std::ostringstream label;
-        label << (run.method.adaptive() ? "rtol=" : "h=") << run.resolution();
-        curves.push_back({run.method.name, label.str(), envelope->points()});
-      }
-      double order = std::numeric_limits<double>::quiet_NaN();
-      const bool same_method = !rows.empty() && rows.back().run.method.name == run.method.name;
-      if (same_method && run.finished() && rows.back().run.finished()) {
-        order = observed_order(rows.back().run.resolution(), rows.back().run.audit->relative_drift(),
-                               run.resolution(), run.audit->relative_drift());
-      }
-      rows.push_back({std::move(run), order});
+      ComparisonRow row = comparison_row(run_model(entry, setup, settings));
+      if (envelope) row.drift_curve = envelope->points();
+      return row;
+    });
+    std::erase_if(rows, [](const ComparisonRow& row) { return row.verdict.empty(); });
+    set_observed_orders(rows);
+    std::vector<DriftCurve> curves;
+    for (const ComparisonRow& row : rows) {
+      if (!want_plot_c) break;
+      std::ostringstream label;
+      label << (row.adaptive ? "rtol=" : "h=") << row.resolution();
+      curves.push_back({row.method, label.str(), row.drift_curve});
     }
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
     std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
     print_comparison(std::cout, rows);
+    if (pool.workers() > 1) std::cout << "the runs ran on " << pool.describe() << "\n";
     if (rows.size() < runs.size()) {
       std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
     }
@@ -614,9 +624,8 @@ struct CompareCommand {
     if (plot_file) {
       std::vector<WorkPrecisionPoint> points;
       for (const ComparisonRow& row : rows) {
-        if (row.run.finished() && row.run.audit) {
-          points.push_back({row.run.method.name, static_cast<double>(row.run.rhs_evaluations),
-                            row.run.audit->relative_drift()});
+        if (row.finished && row.delta_C) {
+          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
         }
       }
       plot_work_precision(*plot_file, entry.name, points, base.audit.threshold);
@@ -633,7 +642,7 @@ struct CompareCommand {
     if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {
-        if (row.run.verdict() != "pass") return exit_verdict;
+        if (row.verdict != "pass") return exit_verdict;
       }
     }
     return exit_finished;
@@ -1158,15 +1167,15 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("stability")) return stability.execute(session);
     if (app.got_subcommand("advise")) return advise_command.execute(session);
     if (app.got_subcommand("sweep")) return sweep.execute(session);
+    if (app.got_subcommand("compare")) return compare.execute(session);
     if (session.size() > 1) {
       throw UsageError(app.get_subcommands().front()->get_name() + " runs in one process: start it without mpirun " +
-                       "(sweep, stability and advise spread their runs over MPI ranks)");
+                       "(compare, sweep, stability and advise spread their runs over MPI ranks)");
     }
     if (list->parsed()) return list_command();
     if (app.got_subcommand("run")) return run.execute();
     if (app.got_subcommand("reproduce")) return reproduce.execute(session);
-    if (app.got_subcommand("audit-trajectory")) return audit_trajectory.execute();
-    return compare.execute();
+    return audit_trajectory.execute();
   } catch (const UsageError& e) {
     // Usage errors come from the arguments and the checks before any run, the same on every rank.
     if (!session.leads()) return exit_usage;

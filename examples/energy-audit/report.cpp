@@ -312,19 +312,86 @@ double observed_order(double resolution_prev, double delta_prev, double resoluti
   return std::log(delta_prev / delta) / std::log(resolution_prev / resolution);
 }
 
-namespace {
-
-double delta_of(const RunOutcome& run) {
-  return run.audit ? run.audit->relative_drift() : std::numeric_limits<double>::quiet_NaN();
+ComparisonRow comparison_row(const RunOutcome& run) {
+  ComparisonRow row;
+  row.method = run.method.name;
+  row.adaptive = run.method.adaptive();
+  row.step = run.step;
+  row.rtol = run.cvodes.rtol;
+  if (run.audit) {
+    row.delta_C = run.audit->relative_drift();
+    if (run.audit->equation_check().checked_steps() > 0) {
+      row.equation_residual = run.audit->equation_check().relative_residual();
+    }
+  }
+  row.verdict = run.verdict();
+  row.steps = run.steps;
+  row.rhs_evaluations = run.rhs_evaluations;
+  row.wall_seconds = run.wall_seconds;
+  row.finished = run.finished();
+  row.stop_description = run.stop_description();
+  return row;
 }
 
-/// The equations' relative residual, when they were checked.
-std::optional<double> equation_residual_of(const RunOutcome& run) {
-  if (!run.audit || run.audit->equation_check().checked_steps() == 0) return std::nullopt;
-  return run.audit->equation_check().relative_residual();
+void set_observed_orders(std::vector<ComparisonRow>& rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ComparisonRow& row = rows[i];
+    row.observed_order = std::numeric_limits<double>::quiet_NaN();
+    if (i == 0) continue;
+    const ComparisonRow& previous = rows[i - 1];
+    if (previous.method == row.method && previous.finished && row.finished && previous.delta_C && row.delta_C) {
+      row.observed_order = observed_order(previous.resolution(), *previous.delta_C, row.resolution(), *row.delta_C);
+    }
+  }
+}
+
+namespace {
+
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+template <class T>
+std::optional<T> optional_from(const nlohmann::json& json) {
+  return json.is_null() ? std::nullopt : std::optional<T>(json.get<T>());
 }
 
 }  // namespace
+
+void to_json(nlohmann::json& json, const ComparisonRow& row) {
+  json = {{"method", row.method},
+          {"adaptive", row.adaptive},
+          {"step", row.step},
+          {"rtol", row.rtol},
+          {"delta_C", optional_json(row.delta_C)},
+          {"equation_residual", optional_json(row.equation_residual)},
+          {"verdict", row.verdict},
+          {"steps", row.steps},
+          {"rhs_evaluations", row.rhs_evaluations},
+          {"wall_seconds", row.wall_seconds},
+          {"finished", row.finished},
+          {"stop_description", row.stop_description},
+          {"drift_curve", row.drift_curve},
+          {"observed_order", row.observed_order}};
+}
+
+void from_json(const nlohmann::json& json, ComparisonRow& row) {
+  json.at("method").get_to(row.method);
+  json.at("adaptive").get_to(row.adaptive);
+  json.at("step").get_to(row.step);
+  json.at("rtol").get_to(row.rtol);
+  row.delta_C = optional_from<double>(json.at("delta_C"));
+  row.equation_residual = optional_from<double>(json.at("equation_residual"));
+  json.at("verdict").get_to(row.verdict);
+  json.at("steps").get_to(row.steps);
+  json.at("rhs_evaluations").get_to(row.rhs_evaluations);
+  json.at("wall_seconds").get_to(row.wall_seconds);
+  json.at("finished").get_to(row.finished);
+  json.at("stop_description").get_to(row.stop_description);
+  json.at("drift_curve").get_to(row.drift_curve);
+  json.at("observed_order").get_to(row.observed_order);
+}
 
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows) {
   char line[256];
@@ -332,22 +399,18 @@ void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows)
                 "delta_C", "eq_resid", "verdict", "steps", "rhs_evals", "wall_s", "order");
   out << line;
   for (const ComparisonRow& row : rows) {
-    const RunOutcome& run = row.run;
-    const bool adaptive = run.method.adaptive();
-    const std::optional<double> residual = equation_residual_of(run);
-    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-10s %-11s %9zu %10zu %10.4f %6s\n", run.method.name.c_str(),
-                  adaptive ? "-" : format("%g", run.step).c_str(), adaptive ? format("%g", run.cvodes.rtol).c_str() : "-",
-                  run.audit ? format("%.3e", delta_of(run)).c_str() : "-",
-                  residual ? format("%.3e", *residual).c_str() : "-", run.verdict().c_str(), run.steps,
-                  run.rhs_evaluations, run.wall_seconds,
+    std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-10s %-11s %9zu %10zu %10.4f %6s\n", row.method.c_str(),
+                  row.adaptive ? "-" : format("%g", row.step).c_str(), row.adaptive ? format("%g", row.rtol).c_str() : "-",
+                  row.delta_C ? format("%.3e", *row.delta_C).c_str() : "-",
+                  row.equation_residual ? format("%.3e", *row.equation_residual).c_str() : "-", row.verdict.c_str(),
+                  row.steps, row.rhs_evaluations, row.wall_seconds,
                   std::isnan(row.observed_order) ? "-" : format("%.2f", row.observed_order).c_str());
     out << line;
   }
   for (const ComparisonRow& row : rows) {  // where the runs that did not finish stopped
-    const RunOutcome& run = row.run;
-    if (run.finished()) continue;
-    out << run.method.name << (run.method.adaptive() ? " rtol " : " step ") << format("%g", run.resolution()) << ": "
-        << run.stop_description() << "\n";
+    if (row.finished) continue;
+    out << row.method << (row.adaptive ? " rtol " : " step ") << format("%g", row.resolution()) << ": "
+        << row.stop_description << "\n";
   }
 }
 
@@ -355,17 +418,16 @@ void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& ro
   std::string text = "method,step,rtol,delta_C,equation_residual,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
   char buffer[32];
   for (const ComparisonRow& row : rows) {
-    const RunOutcome& run = row.run;
-    text += run.method.name + ",";
-    if (!run.method.adaptive()) text += shortest(run.step, buffer);
+    text += row.method + ",";
+    if (!row.adaptive) text += shortest(row.step, buffer);
     text += ",";
-    if (run.method.adaptive()) text += shortest(run.cvodes.rtol, buffer);
+    if (row.adaptive) text += shortest(row.rtol, buffer);
     text += ",";
-    if (run.audit) text += shortest(delta_of(run), buffer);
+    if (row.delta_C) text += shortest(*row.delta_C, buffer);
     text += ",";
-    if (const std::optional<double> residual = equation_residual_of(run)) text += shortest(*residual, buffer);
-    text += "," + run.verdict() + "," + std::to_string(run.steps) + "," + std::to_string(run.rhs_evaluations) + ",";
-    text += shortest(run.wall_seconds, buffer);
+    if (row.equation_residual) text += shortest(*row.equation_residual, buffer);
+    text += "," + row.verdict + "," + std::to_string(row.steps) + "," + std::to_string(row.rhs_evaluations) + ",";
+    text += shortest(row.wall_seconds, buffer);
     text += ",";
     if (!std::isnan(row.observed_order)) text += shortest(row.observed_order, buffer);
     text += "\n";

@@ -17,6 +17,7 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include "compare_csv.hpp"
 #include "crane_samples.hpp"
 
 namespace fs = std::filesystem;
@@ -1025,6 +1026,22 @@ BOOST_AUTO_TEST_CASE(a_trajectory_computed_elsewhere_is_audited_from_its_samples
   expect_usage_error("audit-trajectory crane " + bad.string(), "header");
   expect_usage_error("audit-trajectory crane-dae " + right.string(), "multipliers");
   expect_usage_error("audit-trajectory crane " + (scratch_dir() / "none.csv").string(), "cannot read");
+}
+
+BOOST_AUTO_TEST_CASE(a_compare_on_threads_equals_the_serial_one) {
+  const fs::path one = scratch_dir() / "compare_t1.csv", three = scratch_dir() / "compare_t3.csv";
+  const std::string compare = "compare crane --methods euler,rk4,verlet,cvode-bdf --steps 1e-2,2e-3 --rtols 1e-6,1e-8 ";
+  const Result serial = energy_audit(compare + "--csv " + one.string());
+  const Result threaded = energy_audit(compare + "--threads 3 --csv " + three.string());
+  BOOST_TEST(serial.status == 0, serial.err);
+  BOOST_TEST(threaded.status == 0, threaded.err);
+  BOOST_TEST(serial.out.find("the runs ran on") == std::string::npos, serial.out);  // one at a time by default
+  BOOST_TEST(threaded.out.find("the runs ran on 3 threads") != std::string::npos, threaded.out);
+  const std::string rows = compare_csv_without_wall_times(read_file(one));
+  BOOST_TEST(line_count(rows) == 9u);
+  BOOST_TEST(rows.find("verlet,0.002,,") != std::string::npos, rows);
+  BOOST_TEST(rows == compare_csv_without_wall_times(read_file(three)));
+  expect_usage_error("compare crane --threads 0", "--threads");
 }
 
 BOOST_AUTO_TEST_CASE(a_sweep_on_threads_equals_the_serial_one) {

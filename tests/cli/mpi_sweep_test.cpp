@@ -1,6 +1,7 @@
-// energy-audit's sweeps across MPI ranks (run_pool.hpp): started by mpiexec with 2 ranks, sweep,
-// stability and advise give the table, CSV and JSON of a serial run, run by run, and say that 2
-// ranks ran them; the commands that run in one process refuse the ranks with a usage error.
+// energy-audit's sweeps across MPI ranks (run_pool.hpp): started by mpiexec with 2 ranks,
+// compare, sweep, stability and advise give the table, CSV and JSON of a serial run, run by run,
+// and say that 2 ranks ran them; the commands that run in one process refuse the ranks with a
+// usage error.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,8 @@
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
+
+#include "compare_csv.hpp"
 
 namespace fs = std::filesystem;
 
@@ -119,8 +122,22 @@ BOOST_AUTO_TEST_CASE(advice_on_two_ranks_equals_the_serial_advice) {
   BOOST_TEST(without_timing(serial_record) == without_timing(ranks_record));
 }
 
+BOOST_AUTO_TEST_CASE(a_compare_on_two_ranks_equals_the_serial_one) {
+  const fs::path one = scratch_dir() / "compare1.csv", two = scratch_dir() / "compare2.csv";
+  const std::string compare = "compare crane --methods euler,rk4,verlet,cvode-adams --steps 1e-2,2e-3 --rtols 1e-6,1e-8 ";
+  const Result s = serial(compare + "--csv " + one.string());
+  const Result r = on_two_ranks(compare + "--csv " + two.string());
+  BOOST_TEST(s.status == 0, s.err);
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("the runs ran on 2 ranks") != std::string::npos, r.out);
+  const std::string rows = compare_csv_without_wall_times(read_file(one));
+  BOOST_TEST(rows.find("delta_C,equation_residual,verdict,steps,rhs_evals,observed_order\n") != std::string::npos, rows);
+  BOOST_TEST(rows.find("rk4,0.002,,") != std::string::npos, rows);  // a row, not only the header
+  BOOST_TEST(rows == compare_csv_without_wall_times(read_file(two)));
+}
+
 BOOST_AUTO_TEST_CASE(one_process_commands_and_threads_refuse_the_ranks) {
-  for (const std::string& arguments : {std::string("run crane"), std::string("compare crane")}) {
+  for (const std::string& arguments : {std::string("run crane"), std::string("reproduce seed000")}) {
     const Result r = on_two_ranks(arguments);
     BOOST_TEST(r.status == 2, arguments);
     BOOST_TEST(r.err.find("without mpirun") != std::string::npos, r.err);
