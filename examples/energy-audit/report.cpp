@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "transferable.hpp"
+
 #include <energy_audit/error.hpp>
 
 namespace energy_audit::cli {
@@ -345,27 +347,13 @@ void set_observed_orders(std::vector<ComparisonRow>& rows) {
   }
 }
 
-namespace {
-
-template <class T>
-nlohmann::json optional_json(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-template <class T>
-std::optional<T> optional_from(const nlohmann::json& json) {
-  return json.is_null() ? std::nullopt : std::optional<T>(json.get<T>());
-}
-
-}  // namespace
-
 void to_json(nlohmann::json& json, const ComparisonRow& row) {
   json = {{"method", row.method},
           {"adaptive", row.adaptive},
           {"step", row.step},
           {"rtol", row.rtol},
-          {"delta_C", optional_json(row.delta_C)},
-          {"equation_residual", optional_json(row.equation_residual)},
+          {"delta_C", optional_to_json(row.delta_C)},
+          {"equation_residual", optional_to_json(row.equation_residual)},
           {"verdict", row.verdict},
           {"steps", row.steps},
           {"rhs_evaluations", row.rhs_evaluations},
@@ -381,8 +369,8 @@ void from_json(const nlohmann::json& json, ComparisonRow& row) {
   json.at("adaptive").get_to(row.adaptive);
   json.at("step").get_to(row.step);
   json.at("rtol").get_to(row.rtol);
-  row.delta_C = optional_from<double>(json.at("delta_C"));
-  row.equation_residual = optional_from<double>(json.at("equation_residual"));
+  row.delta_C = optional_from_json<double>(json.at("delta_C"));
+  row.equation_residual = optional_from_json<double>(json.at("equation_residual"));
   json.at("verdict").get_to(row.verdict);
   json.at("steps").get_to(row.steps);
   json.at("rhs_evaluations").get_to(row.rhs_evaluations);

@@ -8,7 +8,7 @@
 /// keeps every double to the bit, and every rank returns with all of them: the ranks go on in
 /// step through searches whose next runs depend on earlier results, and rank 0 writes the output.
 
-#include <concepts>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -19,16 +19,9 @@
 
 #include "mpi_session.hpp"
 #include "parallel_for.hpp"
+#include "transferable.hpp"
 
 namespace energy_audit::cli {
-
-/// A result that can travel between ranks: convertible to and from JSON (to_json and from_json
-/// found by argument-dependent lookup, or nlohmann's own for numbers, strings and containers).
-template <class Result>
-concept Transferable = std::default_initializable<Result> && requires(const Result& result, nlohmann::json& json) {
-  json = result;
-  { json.get<Result>() } -> std::same_as<Result>;
-};
 
 class RunPool {
  public:

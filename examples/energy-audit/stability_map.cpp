@@ -172,7 +172,7 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
   });
   map.points.reserve(jobs * starts);
   for (const std::vector<MapPoint>& points : job_points) {
-    map.interrupted = map.interrupted || points.front().verdict.empty();
+    map.interrupted = map.interrupted || (!points.empty() && points.front().verdict.empty());
     map.points.insert(map.points.end(), points.begin(), points.end());
   }
   map.interrupted = map.interrupted || stop_requested(settings.stop);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "transferable.hpp"
+
 namespace energy_audit::cli {
 namespace {
 
@@ -122,31 +124,22 @@ std::string g(double value) {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, missed)
 
-namespace {
-
-template <class T>
-nlohmann::json optional_json(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-template <class T>
-std::optional<T> optional_from(const nlohmann::json& json) {
-  return json.is_null() ? std::nullopt : std::optional<T>(json.get<T>());
-}
-
-}  // namespace
-
 void to_json(nlohmann::json& json, const MethodAdvice& m) {
-  json = {{"method", m.method},         {"adaptive", m.adaptive},
-          {"answer", optional_json(m.answer)}, {"next", optional_json(m.next)},
-          {"round_off_floor", m.round_off_floor}, {"not_monotone", m.not_monotone},
-          {"note", m.note},             {"probes", m.probes}};
+  json = {{"method", m.method},
+          {"adaptive", m.adaptive},
+          {"answer", optional_to_json(m.answer)},
+          {"next", optional_to_json(m.next)},
+          {"round_off_floor", m.round_off_floor},
+          {"not_monotone", m.not_monotone},
+          {"note", m.note},
+          {"probes", m.probes}};
 }
 
 void from_json(const nlohmann::json& json, MethodAdvice& m) {
   json.at("method").get_to(m.method);
   json.at("adaptive").get_to(m.adaptive);
-  m.answer = optional_from<Probe>(json.at("answer"));
-  m.next = optional_from<Probe>(json.at("next"));
+  m.answer = optional_from_json<Probe>(json.at("answer"));
+  m.next = optional_from_json<Probe>(json.at("next"));
   json.at("round_off_floor").get_to(m.round_off_floor);
   json.at("not_monotone").get_to(m.not_monotone);
   json.at("note").get_to(m.note);
