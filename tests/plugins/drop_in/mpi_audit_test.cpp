@@ -1,19 +1,23 @@
-// The drop-in audit of a CVODE program whose state is spread over MPI ranks on SUNDIALS'
-// parallel vector (drop_in_mpi.hpp): run by CTest under mpiexec with 2 ranks, it must give what
-// the serial audit of the same program gives with the whole state in one process.
+// The drop-in audits of CVODE and IDA programs whose state is spread over MPI ranks on SUNDIALS'
+// parallel vector (drop_in_mpi.hpp, drop_in_mpi.h): run by CTest under mpiexec with 2 ranks,
+// they must give what the serial audit of the same program gives with the whole state in one
+// process.
 //
 // The program: N damped oscillators m_i x_i'' = −c_i x_i' − k_i x_i, y = [x, v], integrated by
-// Adams with fixed-point iteration (no linear solver, so the same solver runs on either vector).
-// Each rank holds N / ranks oscillators: its y is [its x, its v], its energies its share.
+// CVODE's Adams with fixed-point iteration, or by IDA with the matrix-free GMRES (no dense
+// matrix, so the same solver runs on either vector). Each rank holds N / ranks oscillators: its y
+// is [its x, its v], its energies its share.
 
 #include <boost/test/unit_test.hpp>
 
 #include <mpi.h>
 
 #include <cvodes/cvodes.h>
+#include <idas/idas.h>
 #include <nvector/nvector_parallel.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.hpp>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cmath>
@@ -26,6 +30,8 @@
 #include <energy_audit/sundials/drop_in_mpi.h>
 #include <energy_audit/sundials/drop_in_mpi.hpp>
 #include <energy_audit/sundials/handles.hpp>
+#include <energy_audit/sundials/ida_drop_in.h>
+#include <energy_audit/sundials/ida_drop_in.hpp>
 
 namespace sun = energy_audit::sun;
 
@@ -76,6 +82,23 @@ int rhs(sunrealtype, N_Vector y, N_Vector ydot, void* user_data) {
     const int i = share.first + j;
     dx[j] = v[j];
     dv[j] = (-damping(i) * v[j] - stiffness(i) * x[j]) / mass(i);
+  }
+  return 0;
+}
+
+/// F(t, y, y') = [x' − v, m v' + c v + k x] for IDA.
+int residual(sunrealtype, N_Vector y, N_Vector yp, N_Vector r, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  const double* x = N_VGetArrayPointer(y);
+  const double* v = x + share.count;
+  const double* dx = N_VGetArrayPointer(yp);
+  const double* dv = dx + share.count;
+  double* rx = N_VGetArrayPointer(r);
+  double* rv = rx + share.count;
+  for (int j = 0; j < share.count; ++j) {
+    const int i = share.first + j;
+    rx[j] = dx[j] - v[j];
+    rv[j] = mass(i) * dv[j] + damping(i) * v[j] + stiffness(i) * x[j];
   }
   return 0;
 }
@@ -142,6 +165,56 @@ Outcome run(sundials::Context& context, N_Vector y, Share share, sun::DropInEner
   sun::CvodeAudit audit(share.count, std::move(energies));
   sunrealtype t = 0;
   for (int k = 1; k <= 10; ++k) check(audit.CVode(program.memory.get(), 0.1 * k * t_end, y, &t, CV_NORMAL), "CVode");
+  Outcome outcome;
+  outcome.delta_C = audit.relative_drift();
+  outcome.max_abs_drift = audit.max_abs_drift();
+  outcome.C0 = audit.initial_control();
+  outcome.H_end = audit.last_step().jacobi;
+  outcome.steps = program.steps();
+  outcome.verdict = audit.verdict();
+  return outcome;
+}
+
+/// The IDA program on `y` with `share` of the oscillators, consistent at t = 0.
+struct IdaProgram {
+  Share share;
+  sun::NVector yp;
+  sun::SunLinearSolver gmres;  // before the solver's memory: freed after it
+  sun::IdaMemory memory;
+
+  IdaProgram(sundials::Context& context, N_Vector y, Share s) : share(s), yp(N_VClone(y)) {
+    double* data = N_VGetArrayPointer(y);
+    double* rates = N_VGetArrayPointer(yp.get());
+    for (int j = 0; j < share.count; ++j) {  // x_i(0) = 1 / (i + 1), v_i(0) = 0, v_i'(0) = −k_i x_i(0) / m_i
+      const int i = share.first + j;
+      data[j] = 1.0 / (i + 1);
+      data[share.count + j] = 0.0;
+      rates[j] = 0.0;
+      rates[share.count + j] = -stiffness(i) * data[j] / mass(i);
+    }
+    memory.reset(IDACreate(context));
+    if (!memory) throw std::runtime_error("IDACreate failed");
+    check(IDAInit(memory.get(), residual, 0.0, y, yp.get()), "IDAInit");
+    check(IDASetUserData(memory.get(), &share), "IDASetUserData");
+    check(IDASStolerances(memory.get(), 1e-8, 1e-10), "IDASStolerances");
+    check(IDASetMaxNumSteps(memory.get(), 100000), "IDASetMaxNumSteps");
+    gmres.reset(SUNLinSol_SPGMR(y, SUN_PREC_NONE, 2 * oscillators, context));  // a full Krylov space: exact
+    check(IDASetLinearSolver(memory.get(), gmres.get(), nullptr), "IDASetLinearSolver");
+  }
+  long steps() const {
+    long n = 0;
+    IDAGetNumSteps(memory.get(), &n);
+    return n;
+  }
+};
+
+Outcome ida_run(sundials::Context& context, N_Vector y, Share share, sun::DropInEnergies energies) {
+  IdaProgram program(context, y, share);
+  sun::IdaAudit audit(share.count, std::move(energies));
+  sunrealtype t = 0;
+  for (int k = 1; k <= 10; ++k) {
+    check(audit.IDASolve(program.memory.get(), 0.1 * k * t_end, &t, y, program.yp.get(), IDA_NORMAL), "IDASolve");
+  }
   Outcome outcome;
   outcome.delta_C = audit.relative_drift();
   outcome.max_abs_drift = audit.max_abs_drift();
@@ -239,4 +312,39 @@ BOOST_AUTO_TEST_CASE(the_c_interface_sums_the_shares_as_the_cpp_one) {
   BOOST_TEST(ea_cvode_audit_relative_drift(audit) == cpp.delta_C);  // the same sums, bit for bit
   BOOST_TEST(std::string(ea_cvode_audit_verdict(audit)) == "pass");
   ea_cvode_audit_free(audit);
+}
+
+BOOST_AUTO_TEST_CASE(the_ida_audit_over_ranks_equals_the_serial_audit_in_cpp_and_c) {
+  Outcome serial;
+  {
+    sundials::Context context;
+    sun::NVector y(N_VNew_Serial(2 * oscillators, context));
+    serial = ida_run(context, y.get(), Share{}, share_energies(Share{}));
+  }
+  MPI_Comm communicator = MPI_COMM_WORLD;
+  sundials::Context context(&communicator);
+  Share share = rank_share();
+  sun::NVector y(N_VNew_Parallel(communicator, 2 * share.count, 2 * oscillators, context));
+  sun::DropInEnergies energies = share_energies(share);
+  energies.sum_shares = sun::sum_over_ranks(communicator);
+  const Outcome parallel = ida_run(context, y.get(), share, std::move(energies));
+  BOOST_TEST(serial.verdict == "pass");
+  BOOST_TEST(parallel.verdict == "pass");
+  BOOST_TEST(parallel.steps == serial.steps);
+  BOOST_TEST(parallel.C0 == serial.C0, boost::test_tools::tolerance(1e-14));
+  BOOST_TEST(parallel.delta_C == serial.delta_C, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(serial.delta_C < 1e-5);
+
+  // The C interface on the same program.
+  IdaProgram program(context, y.get(), share);
+  EaIdaAudit* audit = ea_ida_audit_create(share.count, c_kinetic, c_potential, c_power, &share, 1e-3);
+  BOOST_REQUIRE(audit != nullptr);
+  BOOST_TEST(ea_ida_audit_set_share_sum(audit, ea_sum_over_ranks, &communicator) == EA_AUDIT_SUCCESS);
+  sunrealtype t = 0;
+  for (int k = 1; k <= 10; ++k) {
+    BOOST_TEST(ea_ida_audit(audit, program.memory.get(), 0.1 * k * t_end, &t, y.get(), program.yp.get(), IDA_NORMAL) >= 0);
+  }
+  BOOST_TEST(ea_ida_audit_relative_drift(audit) == parallel.delta_C);  // the same sums, bit for bit
+  BOOST_TEST(std::string(ea_ida_audit_verdict(audit)) == "pass");
+  ea_ida_audit_free(audit);
 }
