@@ -4,7 +4,9 @@
  *     MPI_Comm comm = MPI_COMM_WORLD;
  *     ea_cvode_audit_set_share_sum(audit, ea_sum_over_ranks, &comm);
  *
- * and each rank's energy functions give its share of T, V and the powers. Header-only: the
+ * (comm must live as long as the audit) and each rank's energy functions give its share of T, V
+ * and the powers. Every rank calls ea_cvode_audit (ea_ida_audit) in step, as it calls the solver:
+ * the sums are collective, and the other ranks wait for a rank that stops auditing. Header-only: the
  * plugin libraries do not depend on MPI; the program that includes this header links it. C99. */
 #ifndef ENERGY_AUDIT_SUNDIALS_DROP_IN_MPI_H
 #define ENERGY_AUDIT_SUNDIALS_DROP_IN_MPI_H
