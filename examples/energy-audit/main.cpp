@@ -615,7 +615,7 @@ struct CompareCommand {
     if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
     std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
     print_comparison(std::cout, rows);
-    if (pool.workers() > 1) std::cout << "the runs ran on " << pool.describe() << "\n";
+    if (pool.workers().count() > 1) std::cout << "the runs ran on " << pool.workers().text() << "\n";
     if (rows.size() < runs.size()) {
       std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
     }
@@ -744,7 +744,7 @@ struct StabilityCommand {
     if (pool.leads()) {
       std::fprintf(stderr, "energy-audit: %zu runs of the map on %s%s\n",
                    settings.methods.size() * steps.size() * settings.gains.size() * entry.starts.size(),
-                   pool.describe().c_str(), settings.boundaries ? ", then the boundary searches" : "");
+                   pool.workers().text().c_str(), settings.boundaries ? ", then the boundary searches" : "");
     }
     const StabilityMap map = compute_stability_map(entry, settings, pool);
     if (settings.progress) std::fprintf(stderr, "\r%*s\r", 40, "");

@@ -42,14 +42,11 @@ void MpiSession::abort(int status) const {
   std::exit(status);
 }
 
-bool MpiSession::available() { return true; }
-
 #else
 
 MpiSession::MpiSession(int&, char**&) {}
 MpiSession::~MpiSession() = default;
 void MpiSession::abort(int status) const { std::exit(status); }
-bool MpiSession::available() { return false; }
 
 #endif
 

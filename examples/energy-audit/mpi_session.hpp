@@ -23,9 +23,6 @@ class MpiSession {
   /// waiting for this one, would not see.
   [[noreturn]] void abort(int status) const;
 
-  /// Whether this build can run across MPI ranks.
-  static bool available();
-
  private:
   bool initialized_ = false;
   int rank_ = 0, size_ = 1;

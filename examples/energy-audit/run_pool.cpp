@@ -11,9 +11,9 @@
 
 namespace energy_audit::cli {
 
-std::string RunPool::describe() const {
-  const int n = workers();
-  return std::to_string(n) + (across_ranks() ? (n == 1 ? " rank" : " ranks") : (n == 1 ? " thread" : " threads"));
+std::string Workers::text() const {
+  if (ranks > 1) return std::to_string(ranks) + " ranks";
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
 #ifdef EA_HAVE_MPI

@@ -23,6 +23,14 @@
 
 namespace energy_audit::cli {
 
+/// What ran a study: threads of one process, or MPI ranks of one thread each.
+struct Workers {
+  int threads = 1, ranks = 1;
+  int count() const { return threads * ranks; }
+  /// "1 thread", "4 threads", "2 ranks".
+  std::string text() const;
+};
+
 class RunPool {
  public:
   /// `threads` threads of this process, or, when `session` has more than one rank, its ranks.
@@ -47,10 +55,7 @@ class RunPool {
   bool across_ranks() const { return session_.size() > 1; }
   /// Whether this process writes the output (rank 0).
   bool leads() const { return session_.leads(); }
-  /// Threads of this process (1 across ranks), or ranks.
-  int workers() const { return across_ranks() ? session_.size() : threads_; }
-  /// "1 thread", "4 threads", "2 ranks".
-  std::string describe() const;
+  Workers workers() const { return across_ranks() ? Workers{1, session_.size()} : Workers{threads_, 1}; }
 
  private:
   using Encoder = std::function<std::vector<std::uint8_t>(std::size_t)>;

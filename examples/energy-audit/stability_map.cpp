@@ -138,9 +138,7 @@ GainRange parse_gain_range(const std::string& text) {
 StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings,
                                    const RunPool& pool) {
   StabilityMap map;
-  map.workers = pool.describe();
-  map.threads = pool.across_ranks() ? 1 : pool.workers();
-  map.ranks = pool.across_ranks() ? pool.workers() : 1;
+  map.workers = pool.workers();
   const std::size_t methods = settings.methods.size(), steps = settings.steps.size(), gains = settings.gains.size(),
                     starts = model.starts.size();
   for (const Method& method : settings.methods) model.linear_interval(settings.setup, method, 1.0);  // refuses non-RK

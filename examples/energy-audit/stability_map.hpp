@@ -77,8 +77,7 @@ struct MethodStepSummary {
 struct StabilityMap {
   std::vector<MapPoint> points;  ///< method, τ, k, start in that order of nesting
   std::vector<MethodStepSummary> summaries;
-  std::string workers = "1 thread";  ///< what ran it: "2 threads", "2 ranks"
-  int threads = 1, ranks = 1;
+  Workers workers;  ///< what ran it
   bool interrupted = false;
 };
 

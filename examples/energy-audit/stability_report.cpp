@@ -58,7 +58,7 @@ std::vector<const MapPoint*> points_of(const StabilityMap& map, const std::strin
 void print_stability_map(std::ostream& out, const std::string& model, const StabilityMap& map) {
   std::set<std::string> starts;
   for (const MapPoint& p : map.points) starts.insert(p.start);
-  out << "stability map of " << model << ": " << map.points.size() << " runs on " << map.workers << "\n";
+  out << "stability map of " << model << ": " << map.points.size() << " runs on " << map.workers.text() << "\n";
   out << "linear theory: a small constraint error does not grow for z*/tau < k < -d/tau "
          "(z*: real stability limit of R, d = |R(i w)|^2 - 1, w the rotation per step)\n";
   for (const MethodStepSummary& s : map.summaries) {
@@ -106,8 +106,8 @@ void write_stability_csv(OutputFile& file, const StabilityMap& map) {
 void write_stability_json(OutputFile& file, const std::string& model, const StabilityMap& map) {
   Json j;
   j["model"] = model;
-  j["threads"] = map.threads;
-  j["ranks"] = map.ranks;
+  j["threads"] = map.workers.threads;
+  j["ranks"] = map.workers.ranks;
   j["interrupted"] = map.interrupted;
   Json summaries = Json::array();
   for (const MethodStepSummary& s : map.summaries) {

@@ -164,9 +164,7 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
       advice.recommended = advice.methods.size() - 1;
     }
   }
-  advice.workers = pool.describe();
-  advice.threads = pool.across_ranks() ? 1 : pool.workers();
-  advice.ranks = pool.across_ranks() ? pool.workers() : 1;
+  advice.workers = pool.workers();
   advice.interrupted = stop_requested(settings.base.stop) || advice.methods.size() < methods.size();
   return advice;
 }
@@ -200,7 +198,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
   } else {
     out << "recommended: none: no method met the target\n";
   }
-  out << "the searches ran on " << advice.workers << "\n";
+  out << "the searches ran on " << advice.workers.text() << "\n";
   if (advice.interrupted) out << "interrupted: the search did not finish\n";
 }
 
@@ -232,8 +230,8 @@ void write_advice_json(OutputFile& file, const std::string& model, const AdviceS
   }
   j["methods"] = methods;
   j["recommended"] = advice.recommended ? Json(advice.methods[*advice.recommended].method) : Json(nullptr);
-  j["threads"] = advice.threads;
-  j["ranks"] = advice.ranks;
+  j["threads"] = advice.workers.threads;
+  j["ranks"] = advice.workers.ranks;
   j["interrupted"] = advice.interrupted;
   file.write(j.dump(2) + "\n");
 }

@@ -57,8 +57,7 @@ struct MethodAdvice {
 struct Advice {
   std::vector<MethodAdvice> methods;
   std::optional<std::size_t> recommended;  ///< the index of the cheapest answer (fewest rhs evaluations)
-  std::string workers = "1 thread";         ///< what ran the searches: "2 threads", "2 ranks"
-  int threads = 1, ranks = 1;
+  Workers workers;                          ///< what ran the searches
   bool interrupted = false;
 };
 

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace energy_audit::cli {
 namespace {
 
@@ -91,9 +90,7 @@ SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vecto
     runs[i].rhs_evaluations = f.rhs_evaluations;
     runs[i].wall_seconds = f.wall_seconds;
   }
-  result.workers = pool.describe();
-  result.threads = pool.across_ranks() ? 1 : pool.workers();
-  result.ranks = pool.across_ranks() ? pool.workers() : 1;
+  result.workers = pool.workers();
   result.interrupted = stop_requested(plan.base.stop) ||
                        std::any_of(runs.begin(), runs.end(), [](const SweepRun& run) { return run.verdict.empty(); });
   result.runs = std::move(runs);
@@ -101,7 +98,7 @@ SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vecto
 }
 
 void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep) {
-  out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.workers << "\n";
+  out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.workers.text() << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-28s %-12s %-5s %-10s %-11s %-11s %-9s %s\n", "values", "method", "", "h / rtol",
                 "delta_C", "verdict", "rhs evals", "wall");
@@ -157,7 +154,7 @@ void write_sweep_json(OutputFile& file, const std::string& model, const SweepRes
                     {"rhs_evals", run.rhs_evaluations},
                     {"wall_seconds", run.wall_seconds}});
   }
-  const Json j{{"model", model}, {"threads", sweep.threads}, {"ranks", sweep.ranks}, {"interrupted", sweep.interrupted}, {"runs", runs}};
+  const Json j{{"model", model}, {"threads", sweep.workers.threads}, {"ranks", sweep.workers.ranks}, {"interrupted", sweep.interrupted}, {"runs", runs}};
   file.write(j.dump(2) + "\n");
 }
 

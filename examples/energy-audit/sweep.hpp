@@ -37,8 +37,7 @@ struct SweepRun {
 
 struct SweepResult {
   std::vector<SweepRun> runs;
-  std::string workers = "1 thread";  ///< what ran them: "3 threads", "2 ranks"
-  int threads = 1, ranks = 1;
+  Workers workers;  ///< what ran them
   bool interrupted = false;
 };
 
