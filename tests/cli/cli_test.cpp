@@ -19,39 +19,15 @@
 
 #include "compare_csv.hpp"
 #include "crane_samples.hpp"
+#include "shell_command.hpp"
 
 namespace fs = std::filesystem;
 using boost::test_tools::tolerance;
 
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-fs::path scratch_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("energy_audit_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
 Result energy_audit(const std::string& arguments) {
-  const fs::path out = scratch_dir() / "stdout.txt", err = scratch_dir() / "stderr.txt";
-  const std::string command = std::string(ENERGY_AUDIT_CLI) + " " + arguments + " >" + out.string() + " 2>" + err.string();
-  const int raw = std::system(command.c_str());
-  BOOST_REQUIRE(WIFEXITED(raw));
-  return {WEXITSTATUS(raw), read_file(out), read_file(err)};
+  return run_shell_command(std::string(ENERGY_AUDIT_CLI) + " " + arguments);
 }
 
 std::size_t line_count(const std::string& text) {

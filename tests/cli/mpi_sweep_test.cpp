@@ -2,12 +2,7 @@
 // compare, sweep, stability and advise give the table, CSV and JSON of a serial run, run by run,
 // and say that 2 ranks ran them; the commands that run in one process refuse the ranks with a
 // usage error.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -15,48 +10,48 @@
 #include <nlohmann/json.hpp>
 
 #include "compare_csv.hpp"
+#include "shell_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-fs::path scratch_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("energy_audit_mpi_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-Result run(const std::string& command_line) {
-  const fs::path out = scratch_dir() / "stdout.txt", err = scratch_dir() / "stderr.txt";
-  const std::string command = command_line + " >" + out.string() + " 2>" + err.string();
-  const int raw = std::system(command.c_str());
-  BOOST_REQUIRE(WIFEXITED(raw));
-  return {WEXITSTATUS(raw), read_file(out), read_file(err)};
-}
-
-/// energy-audit in one process.
-Result serial(const std::string& arguments) { return run(std::string(ENERGY_AUDIT_CLI) + " " + arguments); }
-
 /// energy-audit on 2 ranks. As root OpenMPI must be told that it may run, and on a machine of
 /// fewer cores that it may start 2 ranks anyway.
 Result on_two_ranks(const std::string& arguments) {
-  return run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
-             std::string(MPIEXEC) + " -n 2 " + ENERGY_AUDIT_CLI + " " + arguments);
+  return run_shell_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 " +
+      std::string(MPIEXEC) + " -n 2 " + ENERGY_AUDIT_CLI + " " + arguments);
+}
+
+/// One command run in one process on one thread, and on 2 ranks, each writing its own files.
+struct TwoRuns {
+  std::string name;  ///< of the files: NAME1 (serial) and NAME2 (ranks) in the scratch directory
+  Result serial, ranks;
+
+  fs::path stem(int run) const { return scratch_dir() / (name + std::to_string(run)); }
+  /// The files each wrote where the command said OUT + `extension` (".csv").
+  std::string serial_file(const std::string& extension) const { return read_file(stem(1).string() + extension); }
+  std::string ranks_file(const std::string& extension) const { return read_file(stem(2).string() + extension); }
+};
+
+/// Runs `command` both ways, OUT in it standing for each run's own file stem; both must finish.
+TwoRuns run_serially_and_on_two_ranks(const std::string& command, const std::string& name) {
+  TwoRuns runs;
+  runs.name = name;
+  const auto with_stem = [&](int run) {
+    const std::string stem = runs.stem(run).string();
+    std::string text = command;
+    for (std::size_t at = text.find("OUT"); at != std::string::npos; at = text.find("OUT", at + stem.size())) {
+      text.replace(at, 3, stem);
+    }
+    return text;
+  };
+  runs.serial = run_shell_command(std::string(ENERGY_AUDIT_CLI) + " " + with_stem(1) + " --threads 1");
+  runs.ranks = on_two_ranks(with_stem(2));
+  BOOST_TEST(runs.serial.status == 0, runs.serial.err);
+  BOOST_TEST(runs.ranks.status == 0, runs.ranks.err);
+  return runs;
 }
 
 /// The JSON record without what differs between any two runs: wall times, and who ran them.
@@ -73,67 +68,52 @@ nlohmann::json without_timing(nlohmann::json record) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_sweep_on_two_ranks_equals_the_serial_one) {
-  const fs::path one = scratch_dir() / "sweep1.csv", two = scratch_dir() / "sweep2.csv",
-                 json1 = scratch_dir() / "sweep1.json", json2 = scratch_dir() / "sweep2.json";
-  const std::string sweep = "sweep crane --set m1=8,10 --init phi=-0.5,-0.1 --methods rk4,euler,cvode-bdf "
-                            "--steps 1e-3,4e-3 --rtols 1e-6,1e-8 ";
-  const Result s = serial(sweep + "--threads 1 --csv " + one.string() + " --json " + json1.string());
-  const Result r = on_two_ranks(sweep + "--csv " + two.string() + " --json " + json2.string());
-  BOOST_TEST(s.status == 0, s.err);
-  BOOST_TEST(r.status == 0, r.err);
-  BOOST_TEST(r.out.find("24 runs on 2 ranks") != std::string::npos, r.out);
-  BOOST_TEST(s.out.find("24 runs on 1 thread") != std::string::npos, s.out);
+  const TwoRuns runs = run_serially_and_on_two_ranks(
+      "sweep crane --set m1=8,10 --init phi=-0.5,-0.1 --methods rk4,euler,cvode-bdf --steps 1e-3,4e-3 "
+      "--rtols 1e-6,1e-8 --csv OUT.csv --json OUT.json",
+      "sweep");
+  BOOST_TEST(runs.ranks.out.find("24 runs on 2 ranks") != std::string::npos, runs.ranks.out);
+  BOOST_TEST(runs.serial.out.find("24 runs on 1 thread") != std::string::npos, runs.serial.out);
   // Printed once, by rank 0.
-  BOOST_TEST(r.out.find("sweep of crane") == r.out.rfind("sweep of crane"), r.out);
-  BOOST_TEST(read_file(one) == read_file(two));
-  const nlohmann::json serial_record = nlohmann::json::parse(read_file(json1)),
-                       ranks_record = nlohmann::json::parse(read_file(json2));
+  BOOST_TEST(runs.ranks.out.find("sweep of crane") == runs.ranks.out.rfind("sweep of crane"), runs.ranks.out);
+  BOOST_TEST(runs.serial_file(".csv") == runs.ranks_file(".csv"));
+  const nlohmann::json serial_record = nlohmann::json::parse(runs.serial_file(".json")),
+                       ranks_record = nlohmann::json::parse(runs.ranks_file(".json"));
   BOOST_TEST(ranks_record["ranks"] == 2);
   BOOST_TEST(ranks_record["threads"] == 1);
   BOOST_TEST(without_timing(serial_record) == without_timing(ranks_record));
 }
 
 BOOST_AUTO_TEST_CASE(a_stability_map_with_its_searches_on_two_ranks_equals_the_serial_one) {
-  const fs::path one = scratch_dir() / "map1.json", two = scratch_dir() / "map2.json";
-  const std::string map = "stability ellipse --methods euler,rk2 --steps 0.01 --k -300:25:3 --t-end 2 ";
-  const Result s = serial(map + "--threads 1 --json " + one.string());
-  const Result r = on_two_ranks(map + "--json " + two.string());
-  BOOST_TEST(s.status == 0, s.err);
-  BOOST_TEST(r.status == 0, r.err);
-  BOOST_TEST(r.out.find("on 2 ranks") != std::string::npos, r.out);
-  const nlohmann::json serial_record = nlohmann::json::parse(read_file(one)),
-                       ranks_record = nlohmann::json::parse(read_file(two));
+  const TwoRuns runs = run_serially_and_on_two_ranks(
+      "stability ellipse --methods euler,rk2 --steps 0.01 --k -300:25:3 --t-end 2 --json OUT.json", "map");
+  BOOST_TEST(runs.ranks.out.find("on 2 ranks") != std::string::npos, runs.ranks.out);
+  const nlohmann::json serial_record = nlohmann::json::parse(runs.serial_file(".json")),
+                       ranks_record = nlohmann::json::parse(runs.ranks_file(".json"));
   BOOST_TEST(ranks_record["ranks"] == 2);
   BOOST_TEST(!serial_record["summaries"].empty());
   BOOST_TEST(without_timing(serial_record) == without_timing(ranks_record));
 }
 
 BOOST_AUTO_TEST_CASE(advice_on_two_ranks_equals_the_serial_advice) {
-  const fs::path one = scratch_dir() / "advice1.json", two = scratch_dir() / "advice2.json";
-  const std::string advise = "advise crane --target 1e-5 --methods rk2,rk4,cvode-adams ";
-  const Result s = serial(advise + "--threads 1 --json " + one.string());
-  const Result r = on_two_ranks(advise + "--json " + two.string());
-  BOOST_TEST(s.status == 0, s.err);
-  BOOST_TEST(r.status == 0, r.err);
-  BOOST_TEST(r.out.find("the searches ran on 2 ranks") != std::string::npos, r.out);
-  const nlohmann::json serial_record = nlohmann::json::parse(read_file(one)),
-                       ranks_record = nlohmann::json::parse(read_file(two));
+  const TwoRuns runs = run_serially_and_on_two_ranks(
+      "advise crane --target 1e-5 --methods rk2,rk4,cvode-adams --json OUT.json", "advice");
+  BOOST_TEST(runs.ranks.out.find("the searches ran on 2 ranks") != std::string::npos, runs.ranks.out);
+  const nlohmann::json serial_record = nlohmann::json::parse(runs.serial_file(".json")),
+                       ranks_record = nlohmann::json::parse(runs.ranks_file(".json"));
   BOOST_TEST(serial_record["recommended"].is_string());
   BOOST_TEST(without_timing(serial_record) == without_timing(ranks_record));
 }
 
 BOOST_AUTO_TEST_CASE(a_compare_on_two_ranks_equals_the_serial_one) {
-  const fs::path one = scratch_dir() / "compare1.csv", two = scratch_dir() / "compare2.csv";
-  const std::string compare = "compare crane --methods euler,rk4,verlet,cvode-adams --steps 1e-2,2e-3 --rtols 1e-6,1e-8 ";
-  const Result s = serial(compare + "--csv " + one.string());
-  const Result r = on_two_ranks(compare + "--csv " + two.string());
-  BOOST_TEST(s.status == 0, s.err);
-  BOOST_TEST(r.status == 0, r.err);
-  BOOST_TEST(r.out.find("the runs ran on 2 ranks") != std::string::npos, r.out);
-  const std::string rows = compare_csv_without_wall_times(read_file(one));
+  const TwoRuns runs = run_serially_and_on_two_ranks(
+      "compare crane --methods euler,rk4,verlet,cvode-adams --steps 1e-2,2e-3 --rtols 1e-6,1e-8 --csv OUT.csv",
+      "compare");
+  BOOST_TEST(runs.ranks.out.find("the runs ran on 2 ranks") != std::string::npos, runs.ranks.out);
+  const std::string rows = compare_csv_without_wall_times(runs.serial_file(".csv"));
   BOOST_TEST(rows.find("delta_C,equation_residual,verdict,steps,rhs_evals,observed_order\n") != std::string::npos, rows);
   BOOST_TEST(rows.find("rk4,0.002,,") != std::string::npos, rows);  // a row, not only the header
-  BOOST_TEST(rows == compare_csv_without_wall_times(read_file(two)));
+  BOOST_TEST(rows == compare_csv_without_wall_times(runs.ranks_file(".csv")));
 }
 
 BOOST_AUTO_TEST_CASE(one_process_commands_and_threads_refuse_the_ranks) {

@@ -103,22 +103,31 @@ int residual(sunrealtype, N_Vector y, N_Vector yp, N_Vector r, void* user_data) 
   return 0;
 }
 
-sun::DropInEnergies share_energies(const Share& share) {
-  return {[share](const double*, const double* v, double) {
-            double T = 0;
-            for (int j = 0; j < share.count; ++j) T += 0.5 * mass(share.first + j) * v[j] * v[j];
-            return T;
-          },
-          [share](const double* x, double) {
-            double V = 0;
-            for (int j = 0; j < share.count; ++j) V += 0.5 * stiffness(share.first + j) * x[j] * x[j];
-            return V;
-          },
-          [share](const double*, const double* v, double) {
-            double power = 0;
-            for (int j = 0; j < share.count; ++j) power -= damping(share.first + j) * v[j] * v[j];
-            return power;
-          }};
+// A rank's share of T, V and the dampers' power, as plain functions with user_data (Share*), for
+// the C interface and, wrapped, for the C++ one.
+double c_kinetic(const double*, const double* v, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double T = 0;
+  for (int j = 0; j < share.count; ++j) T += 0.5 * mass(share.first + j) * v[j] * v[j];
+  return T;
+}
+double c_potential(const double* x, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double V = 0;
+  for (int j = 0; j < share.count; ++j) V += 0.5 * stiffness(share.first + j) * x[j] * x[j];
+  return V;
+}
+double c_power(const double*, const double* v, double, void* user_data) {
+  const Share& share = *static_cast<const Share*>(user_data);
+  double power = 0;
+  for (int j = 0; j < share.count; ++j) power -= damping(share.first + j) * v[j] * v[j];
+  return power;
+}
+
+sun::DropInEnergies share_energies(Share share) {
+  return {[share](const double* x, const double* v, double t) mutable { return c_kinetic(x, v, t, &share); },
+          [share](const double* x, double t) mutable { return c_potential(x, t, &share); },
+          [share](const double* x, const double* v, double t) mutable { return c_power(x, v, t, &share); }};
 }
 
 void check(int flag, const char* function) {
@@ -126,10 +135,25 @@ void check(int flag, const char* function) {
 }
 
 struct Outcome {
-  double delta_C = 0, max_abs_drift = 0, C0 = 0, H_end = 0;
+  double delta_C = 0, C0 = 0, H_end = 0;
   long steps = 0;
   std::string verdict;
 };
+
+/// What an audit (CvodeAudit, IdaAudit) saw over a program's `steps`.
+template <class Audit>
+Outcome outcome_of(const Audit& audit, long steps) {
+  return {audit.relative_drift(), audit.initial_control(), audit.last_step().jacobi, steps, audit.verdict()};
+}
+
+/// x_i(0) = 1 / (i + 1), v_i(0) = 0 for the oscillators of `share`.
+void set_initial_state(N_Vector y, const Share& share) {
+  double* data = N_VGetArrayPointer(y);
+  for (int j = 0; j < share.count; ++j) {
+    data[j] = 1.0 / (share.first + j + 1);
+    data[share.count + j] = 0.0;
+  }
+}
 
 /// The solver of the program on `y` (serial or parallel) with `share` of the oscillators.
 struct Program {
@@ -138,11 +162,7 @@ struct Program {
   sun::CvodeMemory memory;
 
   Program(sundials::Context& context, N_Vector y, Share s) : share(s) {
-    double* data = N_VGetArrayPointer(y);
-    for (int j = 0; j < share.count; ++j) {  // x_i(0) = 1 / (i + 1), v_i(0) = 0
-      data[j] = 1.0 / (share.first + j + 1);
-      data[share.count + j] = 0.0;
-    }
+    set_initial_state(y, share);
     memory.reset(CVodeCreate(CV_ADAMS, context));
     if (!memory) throw std::runtime_error("CVodeCreate failed");
     check(CVodeInit(memory.get(), rhs, 0.0, y), "CVodeInit");
@@ -165,14 +185,7 @@ Outcome run(sundials::Context& context, N_Vector y, Share share, sun::DropInEner
   sun::CvodeAudit audit(share.count, std::move(energies));
   sunrealtype t = 0;
   for (int k = 1; k <= 10; ++k) check(audit.CVode(program.memory.get(), 0.1 * k * t_end, y, &t, CV_NORMAL), "CVode");
-  Outcome outcome;
-  outcome.delta_C = audit.relative_drift();
-  outcome.max_abs_drift = audit.max_abs_drift();
-  outcome.C0 = audit.initial_control();
-  outcome.H_end = audit.last_step().jacobi;
-  outcome.steps = program.steps();
-  outcome.verdict = audit.verdict();
-  return outcome;
+  return outcome_of(audit, program.steps());
 }
 
 /// The IDA program on `y` with `share` of the oscillators, consistent at t = 0.
@@ -183,14 +196,12 @@ struct IdaProgram {
   sun::IdaMemory memory;
 
   IdaProgram(sundials::Context& context, N_Vector y, Share s) : share(s), yp(N_VClone(y)) {
-    double* data = N_VGetArrayPointer(y);
+    set_initial_state(y, share);
+    const double* x = N_VGetArrayPointer(y);
     double* rates = N_VGetArrayPointer(yp.get());
-    for (int j = 0; j < share.count; ++j) {  // x_i(0) = 1 / (i + 1), v_i(0) = 0, v_i'(0) = −k_i x_i(0) / m_i
-      const int i = share.first + j;
-      data[j] = 1.0 / (i + 1);
-      data[share.count + j] = 0.0;
+    for (int j = 0; j < share.count; ++j) {  // x_i'(0) = v_i(0) = 0, v_i'(0) = −k_i x_i(0) / m_i
       rates[j] = 0.0;
-      rates[share.count + j] = -stiffness(i) * data[j] / mass(i);
+      rates[share.count + j] = -stiffness(share.first + j) * x[j] / mass(share.first + j);
     }
     memory.reset(IDACreate(context));
     if (!memory) throw std::runtime_error("IDACreate failed");
@@ -215,14 +226,7 @@ Outcome ida_run(sundials::Context& context, N_Vector y, Share share, sun::DropIn
   for (int k = 1; k <= 10; ++k) {
     check(audit.IDASolve(program.memory.get(), 0.1 * k * t_end, &t, y, program.yp.get(), IDA_NORMAL), "IDASolve");
   }
-  Outcome outcome;
-  outcome.delta_C = audit.relative_drift();
-  outcome.max_abs_drift = audit.max_abs_drift();
-  outcome.C0 = audit.initial_control();
-  outcome.H_end = audit.last_step().jacobi;
-  outcome.steps = program.steps();
-  outcome.verdict = audit.verdict();
-  return outcome;
+  return outcome_of(audit, program.steps());
 }
 
 Outcome serial_run() {
@@ -239,26 +243,6 @@ Outcome parallel_run(bool sum_shares) {
   sun::DropInEnergies energies = share_energies(share);
   if (sum_shares) energies.sum_shares = sun::sum_over_ranks(communicator);
   return run(context, y.get(), share, std::move(energies));
-}
-
-// The C interface: a rank's share through plain functions with user_data.
-double c_kinetic(const double*, const double* v, double, void* user_data) {
-  const Share& share = *static_cast<const Share*>(user_data);
-  double T = 0;
-  for (int j = 0; j < share.count; ++j) T += 0.5 * mass(share.first + j) * v[j] * v[j];
-  return T;
-}
-double c_potential(const double* x, double, void* user_data) {
-  const Share& share = *static_cast<const Share*>(user_data);
-  double V = 0;
-  for (int j = 0; j < share.count; ++j) V += 0.5 * stiffness(share.first + j) * x[j] * x[j];
-  return V;
-}
-double c_power(const double*, const double* v, double, void* user_data) {
-  const Share& share = *static_cast<const Share*>(user_data);
-  double power = 0;
-  for (int j = 0; j < share.count; ++j) power -= damping(share.first + j) * v[j] * v[j];
-  return power;
 }
 
 }  // namespace
