@@ -520,7 +520,7 @@ struct CompareCommand {
     adaptive.add_to(command, false);
     // One run at a time by default: the table reports each run's wall time, which runs side by
     // side on shared cores would lengthen.
-    threads_option = command.add_option("--threads", threads, "runs at once, on threads")
+    threads_option = command.add_option("--threads", threads, "runs at once, on threads (under mpirun the runs go to the ranks)")
                          ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
@@ -689,7 +689,7 @@ struct StabilityCommand {
     command.add_option("--set", sets, "set a model parameter other than k, NAME=VALUE (repeatable)")
         ->check(assignment())->take_all()->type_name("NAME=VALUE");
     t_end_option = command.add_option("--t-end", t_end, "end of the interval (default: the model's)")->check(positive_number());
-    threads_option = command.add_option("--threads", threads, "threads that run the map (default: the machine's cores)")
+    threads_option = command.add_option("--threads", threads, "threads that run the map (default: the machine's cores; under mpirun the runs go to the ranks)")
         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     command.add_flag("--no-boundaries", no_boundaries,
                      "only the map: no bracketing search of the boundaries and no rho(k) = 1");
@@ -792,7 +792,7 @@ struct AdviseCommand {
                          ->delimiter(',')->check(one_of(method_names()));
     adaptive.add_to(command, false);
     threads_option = command.add_option("--threads", threads,
-                                        "threads that run the methods' searches (default: the machine's cores)")
+                                        "threads that run the methods' searches (default: the machine's cores; under mpirun the ranks do)")
                          ->check(CLI::Range(1u, 1024u))->capture_default_str();
     json_option = command.add_option("--json", json, "write the advice and every probe run to FILE");
   }
@@ -889,7 +889,7 @@ struct SweepCommand {
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-8");
     adaptive.add_to(command, false);
-    threads_option = command.add_option("--threads", threads, "threads that run the sweep (default: the machine's cores)")
+    threads_option = command.add_option("--threads", threads, "threads that run the sweep (default: the machine's cores; under mpirun the runs go to the ranks)")
         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     json_option = command.add_option("--json", json, "write the runs to FILE");
