@@ -2,7 +2,7 @@
 /// \file
 /// The models the command line knows by name. An entry runs a DescribedModel with the user's
 /// --set and --init through the integrators' templates, compiled for that model's system;
-/// `models.cpp` lists the entries.
+/// `models_*.cpp` list the entries, `models.cpp` the families.
 
 #include <algorithm>
 #include <functional>
@@ -246,9 +246,12 @@ ModelEntry make_entry(std::string name, std::string description,
   return make_entry<M>(std::move(name), std::move(description), M{}, source);
 }
 
-/// The crane3d models (models_crane3d.cpp), which models.cpp appends to its list.
+/// The model families, listed by models.cpp in this order: the trolley cranes (models_crane.cpp),
+/// the mechanisms (models_mechanism.cpp), the crane3d models (models_crane3d.cpp) and the
+/// container models (models_container.cpp).
+std::vector<ModelEntry> crane_entries();
+std::vector<ModelEntry> mechanism_entries();
 std::vector<ModelEntry> crane3d_entries();
-/// The container models (models_container.cpp), appended after them.
 std::vector<ModelEntry> container_entries();
 
 /// Every model, in the order of models.cpp.

@@ -1,6 +1,6 @@
 // The container entries of the model registry, in a translation unit of their own: each entry
 // compiles the multiplier, Maggi and IDAS forms of a 6-coordinate model with nested automatic
-// differentiation, and apart from models.cpp they build in parallel with it.
+// differentiation, and they build in parallel with the other families.
 
 // g++ 12's false -Wrestrict in CLI11's header (GCC bug 105329): see models_crane3d.cpp.
 #pragma GCC diagnostic ignored "-Wrestrict"

@@ -1,7 +1,7 @@
 // The crane3d entries of the model registry, in a translation unit of their own: an entry
 // compiles every integrator and form for its model type, and the 6-DOF crane's nested automatic
-// differentiation makes these the longest to compile; apart from models.cpp they build in
-// parallel with it. One model type per twin serves both cases (make_entry's prototype).
+// differentiation makes these the longest to compile; they build in parallel with the other
+// families. One model type per twin serves both cases (make_entry's prototype).
 
 // g++ 12 warns falsely (-Wrestrict, GCC bug 105329) on `"-" + std::string` inside CLI11's
 // Option::get_name, which this translation unit emits through cli_options.hpp; the project's own

@@ -1,0 +1,18 @@
+// The mechanism entries of the model registry (seed 000's slider with a driven body and a
+// pendulum), in a translation unit of their own, as models_crane.cpp.
+
+#include "mechanism.hpp"
+#include "model_registry.hpp"
+
+namespace energy_audit::cli {
+
+std::vector<ModelEntry> mechanism_entries() {
+  using namespace energy_audit::examples;
+  return {
+      make_entry<Mechanism>("mechanism", "seed 000's slider with a driven body and a pendulum, beta(t) = sin 5t (rheonomic)"),
+      make_entry<MechanismWrong>("mechanism-wrong", "mechanism with the sign of m3 l sin(gamma) cos(gamma) gamma_dot^2 flipped"),
+      make_entry<MechanismWrong2>("mechanism-wrong2", "mechanism with the sign of MT h beta_dot^2 cos(gamma - beta) flipped"),
+  };
+}
+
+}  // namespace energy_audit::cli
