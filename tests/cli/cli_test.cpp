@@ -457,6 +457,53 @@ BOOST_AUTO_TEST_CASE(diverging_run_exits_one_and_keeps_its_history) {
   BOOST_TEST(j["final"]["t"].get<double>() < 5.0);
 }
 
+// Explicit Euler grows the crane's undamped swing by sqrt(1 + (h w)^2) per step: at h = 0.5 the
+// energies overflow while the state is still finite (~1e216). C left the finite range: diverged.
+BOOST_AUTO_TEST_CASE(a_run_whose_energy_overflows_has_diverged) {
+  const fs::path json = scratch_dir() / "overflow.json";
+  const Result r = energy_audit("run crane --method euler --step 0.5 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  BOOST_TEST(r.err.find("diverged at t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "diverged");
+  BOOST_TEST(j["diverged_at"].get<double>() > 0.0);
+  BOOST_TEST(j["diverged_at"].get<double>() <= 5.0);
+}
+
+// A blow-up is reported as one, not as the rank of a matrix filled with overflowed numbers.
+BOOST_AUTO_TEST_CASE(a_blow_up_is_a_divergence_not_a_singular_matrix) {
+  for (const std::string arguments : {"run crane-dae --stabilize baumgarte --baumgarte 1e6,1e6",
+                                      "run ellipse --set k=1e300"}) {
+    const Result r = energy_audit(arguments);
+    BOOST_TEST(r.status == 1, arguments);
+    BOOST_TEST(r.err.find("diverged") != std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("rank") == std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("singular") == std::string::npos, arguments << " -> " << r.err);
+  }
+}
+
+// A run that an error ends reports what it computed: the steps and evaluations up to the error.
+BOOST_AUTO_TEST_CASE(a_failed_run_counts_what_it_computed) {
+  const fs::path json = scratch_dir() / "counted.json";
+  // Maggi's dependent block turns singular at t = 1.2855 (container_test.cpp), in rk4's step 1286.
+  Result r = energy_audit("run container-line --form maggi --set a=20 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["steps"].get<std::size_t>() == 1285u);
+  BOOST_TEST(j["rhs_evals"].get<std::size_t>() >= 4 * 1285u);  // rk4: four per step
+  BOOST_TEST(r.out.find("rhs evals  0\n") == std::string::npos, r.out);
+  r = energy_audit("run container-line --form maggi --set a=20 --method cvode-bdf --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["final"]["t"].get<double>() > 1.28);
+  BOOST_TEST(j["steps"].get<std::size_t>() > 0u);
+  BOOST_TEST_REQUIRE(j.contains("sundials"));
+  BOOST_TEST(j["sundials"]["steps"] == j["steps"]);
+  BOOST_TEST(j["sundials"]["rhs_evals"].get<long>() > 0);
+}
+
 BOOST_AUTO_TEST_CASE(no_audit_runs_without_z_and_writes_counts_but_no_history) {
   const fs::path json = scratch_dir() / "no-audit.json";
   const Result r = energy_audit("run crane --no-audit --json " + json.string());
