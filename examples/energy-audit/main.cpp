@@ -783,7 +783,7 @@ struct AdviseCommand {
   void add_to(CLI::App& command) {
     app = &command;
     common.add_to(command);
-    command.add_option("--target", target, "the delta_C to meet")->check(positive_number())->capture_default_str();
+    command.add_option("--target", target, "the delta_C to meet; the search goes down to a step of (interval)/1e7, rtol 1e-13, past runs that diverge")->check(positive_number())->capture_default_str();
     drift_target_option = command.add_option("--drift-target", drift_target,
                                               "multiplier models: the max |Phi| and max |G v + g| to meet")
                               ->check(positive_number())->capture_default_str();

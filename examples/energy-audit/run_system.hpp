@@ -33,6 +33,7 @@ class ExtraOutputObserver {
       : system_(system), observer_(std::move(observer)), record_(record) {}
   void begin_run(double t0, double t1) { notify_run_begin(observer_, t0, t1); }
   void end_run(RunEnd end, double t_reached) { notify_run_end(observer_, end, t_reached); }
+  bool left_finite_range() const { return observer_saw_divergence(observer_); }
   void operator()(const ConstVectorRef& y, double t) {
     observer_(y, t);
     observe_extra_outputs(y, t);
@@ -73,41 +74,45 @@ auto audit_observer(RunOutcome& outcome, const System& system) {
   }
 }
 
-template <class System>
-void run_fixed_step(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
-  FixedStepper stepper(settings.method.fixed_step);
-  const Interval& i = outcome.interval;
-  const IntegrationResult result =
-      outcome.audit ? integrate_const(stepper, system, y, i.t0, i.t_end, settings.step,
-                                      audit_observer(outcome, system), settings.stop)
-                    : integrate_const(stepper, system, y, i.t0, i.t_end, settings.step, NoObserver{}, settings.stop);
-  outcome.steps = result.steps;
-  outcome.rhs_evaluations = result.rhs_evaluations;
+/// How a run ended and what it counted, from an integrator's result: also that of a run an
+/// exception ended (the counts up to the failure; run_system records the error).
+template <class Result>
+void record_result(RunOutcome& outcome, const Result& result) {
+  if constexpr (requires { result.counters; }) {
+    const sun::SolverCounters& counters = result.counters;
+    outcome.solver_counters = counters;
+    outcome.steps = static_cast<std::size_t>(counters.steps);
+    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
+  } else {
+    outcome.steps = result.steps;
+    outcome.rhs_evaluations = result.rhs_evaluations;
+  }
   outcome.end = result.end;
   outcome.t_reached = result.t_reached;
   outcome.t_diverged = result.t_diverged;
 }
 
-inline void record_counters(RunOutcome& outcome, const sun::SolverCounters& counters) {
-  outcome.solver_counters = counters;
-  outcome.steps = static_cast<std::size_t>(counters.steps);
-  outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
-}
-
-/// Runs integrate(observer), a SUNDIALS adapter, watched by the audit when there is one, and
-/// records its counters and how it ended, also when it fails.
-template <class System, class Integrate>
-void run_sundials(RunOutcome& outcome, const System& system, Integrate&& integrate) {
+/// Runs integrate(result, observer), an integrator that counts into `result` as it goes, watched
+/// by the audit when there is one, and records its counts and how it ended, also when it fails.
+template <class Result, class System, class Integrate>
+void run_integrator(RunOutcome& outcome, const System& system, Integrate&& integrate) {
+  Result result;
   try {
-    const auto result = outcome.audit ? integrate(audit_observer(outcome, system)) : integrate(NoObserver{});
-    record_counters(outcome, result.counters);
-    outcome.end = result.end;
-    outcome.t_reached = result.t_reached;
-  } catch (const sun::SolverFailure& failure) {
-    record_counters(outcome, failure.counters());
-    outcome.t_reached = failure.t();
+    outcome.audit ? integrate(result, audit_observer(outcome, system)) : integrate(result, NoObserver{});
+  } catch (...) {
+    record_result(outcome, result);
     throw;
   }
+  record_result(outcome, result);
+}
+
+template <class System>
+void run_fixed_step(RunOutcome& outcome, const System& system, Vector& y, const RunSettings& settings) {
+  FixedStepper stepper(settings.method.fixed_step);
+  const Interval& i = outcome.interval;
+  run_integrator<IntegrationResult>(outcome, system, [&](IntegrationResult& result, auto&& observer) {
+    integrate_const(result, stepper, system, y, i.t0, i.t_end, settings.step, observer, settings.stop);
+  });
 }
 
 /// The times at which the model's right-hand side jumps, from its optional `breakpoints()`: the
@@ -130,8 +135,8 @@ void run_cvodes(RunOutcome& outcome, const System& system, Vector& y, const RunS
   if (!outcome.audit) options.z_mode = sun::ZMode::State;  // nothing to carry: y = [q, v]
   outcome.cvodes = options;
   const Interval& i = outcome.interval;
-  run_sundials(outcome, system, [&](auto&& observer) {
-    return sun::integrate_cvodes(system, y, i.t0, i.t_end, observer, options, settings.stop);
+  run_integrator<sun::CvodesResult>(outcome, system, [&](sun::CvodesResult& result, auto&& observer) {
+    sun::integrate_cvodes(result, system, y, i.t0, i.t_end, observer, options, settings.stop);
   });
 }
 
@@ -150,8 +155,8 @@ void run_idas(RunOutcome& outcome, const System& system, Vector& y, const RunSet
   options.breakpoints = breakpoints_of(system);
   outcome.cvodes.z_mode = options.z_mode;
   const Interval& i = outcome.interval;
-  run_sundials(outcome, system, [&](auto&& observer) {
-    return sun::integrate_idas(system, y, i.t0, i.t_end, observer, options, settings.stop);
+  run_integrator<sun::IdasResult>(outcome, system, [&](sun::IdasResult& result, auto&& observer) {
+    sun::integrate_idas(result, system, y, i.t0, i.t_end, observer, options, settings.stop);
   });
 }
 
@@ -171,10 +176,6 @@ void run_system(RunOutcome& outcome, const System& system, Vector y, const RunSe
   } catch (const std::exception& e) {  // the model's own exceptions end the run the same way
     outcome.end = RunEnd::Error;
     outcome.error = e.what();
-    if (!settings.method.adaptive() && outcome.audit && outcome.audit->accepted_steps() > 0) {
-      outcome.steps = outcome.audit->accepted_steps() - 1;  // keep what was done
-      outcome.t_reached = outcome.audit->t_reached();
-    }
   }
 }
 

@@ -24,6 +24,7 @@ Probe probe(const ModelEntry& model, const ModelSetup& setup, const Method& meth
   p.rhs_evaluations = run.rhs_evaluations;
   p.wall_seconds = run.wall_seconds;
   p.end = run.verdict();
+  p.finished = run.finished();
   p.delta_C = run.audit ? run.audit->relative_drift() : INFINITY;
   bool within_drift = true;
   if (run.audit) {
@@ -67,7 +68,7 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
       const Probe p = run(next);
       (p.meets ? pass : fail) = p;
     }
-  } else {  // shrink until it meets, or until δ_C stops falling
+  } else {  // shrink until it meets, or until δ_C of finished runs stops falling
     while (!pass && !stop_requested(stop)) {
       const double next = fail->resolution / 4;
       if (next < smallest) {
@@ -81,7 +82,8 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
       const Probe p = run(next);
       if (p.meets) {
         pass = p;
-      } else if (p.delta_C > settings.target && std::isfinite(fail->delta_C) && p.delta_C > 0.5 * fail->delta_C) {
+      } else if (p.finished && fail->finished && p.delta_C > settings.target && std::isfinite(fail->delta_C) &&
+                 p.delta_C > 0.5 * fail->delta_C) {
         advice.round_off_floor = true;
         char text[160];
         std::snprintf(text, sizeof text,
@@ -122,7 +124,16 @@ std::string g(double value) {
 
 }  // namespace
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, missed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, finished,
+                                   missed)
+
+std::vector<double> MethodAdvice::probes_ending(const std::string& end) const {
+  std::vector<double> resolutions;
+  for (const Probe& p : probes) {
+    if (p.end == end) resolutions.push_back(p.resolution);
+  }
+  return resolutions;
+}
 
 void to_json(nlohmann::json& json, const MethodAdvice& m) {
   json = {{"method", m.method},
@@ -189,6 +200,14 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
       out << line;
     }
     if (!m.note.empty()) out << "  " << m.method << ": " << m.note << "\n";
+    for (const char* end : {"diverged", "error", "interrupted"}) {
+      const std::vector<double> resolutions = m.probes_ending(end);
+      if (resolutions.empty()) continue;
+      std::string list;
+      for (const double r : resolutions) list += (list.empty() ? "" : ", ") + g(r);
+      out << "  " << m.method << ": " << (std::string(end) == "error" ? "ended in an error" : end) << " at "
+          << (m.adaptive ? "rtol = " : "h = ") << list << "\n";
+    }
   }
   if (advice.recommended) {
     const MethodAdvice& best = advice.methods[*advice.recommended];
@@ -209,7 +228,7 @@ void write_advice_json(OutputFile& file, const std::string& model, const AdviceS
     if (!p) return nullptr;
     return {{"resolution", p->resolution}, {"delta_C", std::isfinite(p->delta_C) ? Json(p->delta_C) : Json("inf")},
             {"meets", p->meets}, {"missed", p->missed}, {"rhs_evals", p->rhs_evaluations}, {"wall_s", p->wall_seconds},
-            {"end", p->end}};
+            {"end", p->end}, {"finished", p->finished}};
   };
   Json j;
   j["model"] = model;
@@ -226,6 +245,7 @@ void write_advice_json(OutputFile& file, const std::string& model, const AdviceS
                        {"round_off_floor", m.round_off_floor},
                        {"not_monotone", m.not_monotone},
                        {"note", m.note},
+                       {"diverged", m.probes_ending("diverged")},
                        {"probes", probes}});
   }
   j["methods"] = methods;

@@ -9,7 +9,9 @@
 /// its ends are within 5 % of each other; the answer is the largest step seen to meet the target,
 /// a run made, so it is verified. When shrinking the step stops lowering δ_C (a quarter of the
 /// step gives more than half of δ_C) before the target is met, the target lies below the
-/// round-off floor, and the advisor says so instead of searching on. When a step smaller than
+/// round-off floor, and the advisor says so instead of searching on; only runs that finished
+/// tell that: past a run that diverged, failed or was cut short the search shrinks on, down to
+/// its smallest step (the interval / 1e7, rtol 1e-13). When a step smaller than
 /// the answer was seen to miss the target (or a larger one to meet it), δ_C is not monotone in h
 /// near the answer, and the advisor says that too.
 
@@ -40,6 +42,7 @@ struct Probe {
   std::size_t rhs_evaluations = 0;
   double wall_seconds = 0;
   std::string end;     ///< the run's verdict word ("pass", "fail", "diverged", ...)
+  bool finished = false;  ///< the run covered its interval (its δ_C says something about h)
   std::string missed;  ///< what missed the target: "delta_C", "the constraint drift", ...; empty when met
 };
 
@@ -52,6 +55,9 @@ struct MethodAdvice {
   bool not_monotone = false;
   std::string note;              ///< why there is no answer, or what was not monotone
   std::vector<Probe> probes;     ///< every run made, in order
+
+  /// The resolutions of the probes that ended as `end` ("diverged", "error", "interrupted").
+  std::vector<double> probes_ending(const std::string& end) const;
 };
 
 struct Advice {

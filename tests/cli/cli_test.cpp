@@ -457,6 +457,53 @@ BOOST_AUTO_TEST_CASE(diverging_run_exits_one_and_keeps_its_history) {
   BOOST_TEST(j["final"]["t"].get<double>() < 5.0);
 }
 
+// Explicit Euler grows the crane's undamped swing by sqrt(1 + (h w)^2) per step: at h = 0.5 the
+// energies overflow while the state is still finite (~1e216). C left the finite range: diverged.
+BOOST_AUTO_TEST_CASE(a_run_whose_energy_overflows_has_diverged) {
+  const fs::path json = scratch_dir() / "overflow.json";
+  const Result r = energy_audit("run crane --method euler --step 0.5 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  BOOST_TEST(r.err.find("diverged at t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "diverged");
+  BOOST_TEST(j["diverged_at"].get<double>() > 0.0);
+  BOOST_TEST(j["diverged_at"].get<double>() <= 5.0);
+}
+
+// A blow-up is reported as one, not as the rank of a matrix filled with overflowed numbers.
+BOOST_AUTO_TEST_CASE(a_blow_up_is_a_divergence_not_a_singular_matrix) {
+  for (const std::string arguments : {"run crane-dae --stabilize baumgarte --baumgarte 1e6,1e6",
+                                      "run ellipse --set k=1e300"}) {
+    const Result r = energy_audit(arguments);
+    BOOST_TEST(r.status == 1, arguments);
+    BOOST_TEST(r.err.find("diverged") != std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("rank") == std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("singular") == std::string::npos, arguments << " -> " << r.err);
+  }
+}
+
+// A run that an error ends reports what it computed: the steps and evaluations up to the error.
+BOOST_AUTO_TEST_CASE(a_failed_run_counts_what_it_computed) {
+  const fs::path json = scratch_dir() / "counted.json";
+  // Maggi's dependent block turns singular at t = 1.2855 (container_test.cpp), in rk4's step 1286.
+  Result r = energy_audit("run container-line --form maggi --set a=20 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["steps"].get<std::size_t>() == 1285u);
+  BOOST_TEST(j["rhs_evals"].get<std::size_t>() >= 4 * 1285u);  // rk4: four per step
+  BOOST_TEST(r.out.find("rhs evals  0\n") == std::string::npos, r.out);
+  r = energy_audit("run container-line --form maggi --set a=20 --method cvode-bdf --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["final"]["t"].get<double>() > 1.28);
+  BOOST_TEST(j["steps"].get<std::size_t>() > 0u);
+  BOOST_TEST_REQUIRE(j.contains("sundials"));
+  BOOST_TEST(j["sundials"]["steps"] == j["steps"]);
+  BOOST_TEST(j["sundials"]["rhs_evals"].get<long>() > 0);
+}
+
 BOOST_AUTO_TEST_CASE(no_audit_runs_without_z_and_writes_counts_but_no_history) {
   const fs::path json = scratch_dir() / "no-audit.json";
   const Result r = energy_audit("run crane --no-audit --json " + json.string());
@@ -972,6 +1019,27 @@ BOOST_AUTO_TEST_CASE(the_advisors_step_meets_its_target_and_twice_it_does_not) {
   BOOST_TEST(floor.status == 0, floor.err);
   BOOST_TEST(floor.out.find("round-off floor") != std::string::npos, floor.out);
   BOOST_TEST(floor.out.find("recommended: none") != std::string::npos, floor.out);
+
+  // Euler on crane3d over [0, 10] diverges at the first probe, h = 0.01, and misses the target
+  // by far at 0.0025: a diverged run says nothing of round-off, so the search goes on down.
+  const fs::path diverging = scratch_dir() / "advice_diverging.json";
+  const Result past = energy_audit("advise crane3d --t-end 10 --target 1e-3 --methods euler --json " +
+                                   diverging.string());
+  BOOST_TEST(past.status == 0, past.err);
+  BOOST_TEST(past.out.find("round-off floor") == std::string::npos, past.out);
+  BOOST_TEST(past.out.find("euler: diverged at h = 0.01") != std::string::npos, past.out);
+  const nlohmann::json euler = nlohmann::json::parse(read_file(diverging))["methods"][0];
+  BOOST_TEST(!euler["round_off_floor"].get<bool>());
+  BOOST_TEST(euler["diverged"] == nlohmann::json::array({0.01}));
+  BOOST_TEST_REQUIRE(!euler["answer"].is_null());
+  std::ostringstream step;
+  step.precision(17);
+  step << euler["answer"]["resolution"].get<double>();
+  const fs::path answer = scratch_dir() / "advice_answer.json";
+  const Result check = energy_audit("run crane3d --t-end 10 --method euler --step " + step.str() + " --json " +
+                                    answer.string());
+  BOOST_TEST(check.status == 0, check.err);
+  BOOST_TEST(nlohmann::json::parse(read_file(answer))["delta_C"].get<double>() <= 1e-3);
 
   expect_usage_error("advise ellipse", "kinematic");
   expect_usage_error("advise crane --drift-target 1e-3", "--drift-target");

@@ -157,7 +157,9 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_stops_at_the_last_finite_s
     const auto result = ea::integrate_const(stepper, system, y, 0.0, 3.0, 0.1, ea::watch(system, audit));
     BOOST_TEST_REQUIRE(result.diverged());
     BOOST_TEST(audit.accepted_steps() == result.steps + 1);
-    BOOST_TEST(audit.last_row()[0] == result.t_reached);
+    // The last state seen is the last finite one, or, when T = v^2 / 2 overflowed first, the
+    // finite state whose C was not: the run diverged there.
+    BOOST_TEST(audit.last_row()[0] == (audit.energy_left_finite_range() ? result.t_diverged : result.t_reached));
     for (std::size_t r = 0; r < audit.history().rows(); ++r) {
       const auto row = audit.history().row(r);  // t, q, v (T = v^2 / 2 may overflow first)
       BOOST_TEST((std::isfinite(row[0]) && std::isfinite(row[1]) && std::isfinite(row[2])));
@@ -245,4 +247,51 @@ BOOST_AUTO_TEST_CASE(audit_sampled_in_the_first_stage_keeps_a_state_whose_rates_
   BOOST_TEST(audit.accepted_steps() == 51u);  // t = 0, 0.01, ..., 0.5: the state at 0.5 was accepted
   BOOST_CHECK(audit.verdict() == ea::Verdict::Error);
   BOOST_TEST(audit.last_row()[0] == 0.5, boost::test_tools::tolerance(1e-12));
+}
+
+// An exception ends the run, and the result passed in keeps what was computed up to it.
+BOOST_AUTO_TEST_CASE(a_run_that_throws_keeps_its_counts_in_the_result) {
+  const ea::LagrangeSystem<FailsAtHalf> system{FailsAtHalf{}};
+  ea::Vector y = system.initial_state(FailsAtHalf::Coordinates<double>(0.0), FailsAtHalf::Coordinates<double>(1.0));
+  ea::FixedStepper euler(ea::methods::Euler{});
+  ea::Audit audit;
+  ea::IntegrationResult result;
+  BOOST_CHECK_THROW(ea::integrate_const(result, euler, system, y, 0.0, 1.0, 0.01, ea::watch(system, audit)), ea::Error);
+  BOOST_CHECK(result.end == ea::RunEnd::Error);
+  BOOST_TEST(result.steps == 50u);            // up to t = 0.5
+  BOOST_TEST(result.rhs_evaluations == 51u);  // one per step begun, the failed one at t = 0.5 included
+  BOOST_TEST(result.t_reached == 0.5, boost::test_tools::tolerance(1e-12));
+}
+
+namespace {
+
+// q = t (v = 1, no force) under V = 1e308 q^2, which overflows past q = 1.3407: the state stays
+// finite, the energy (so C) does not. (Ż = -dV/dt turns NaN there too, so the state follows a step
+// later: Euler's state at 1.35 is still finite, from the rates at 1.34.)
+struct OverflowingPotential : Runaway {
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const { return 1e308 * q[0] * q[0]; }
+  Coordinates<double> accelerations(const Coordinates<double>&, const Coordinates<double>&, double) const {
+    return Coordinates<double>(0.0);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_run_whose_energy_overflows_diverges_where_it_did) {
+  const ea::LagrangeSystem<OverflowingPotential> system{OverflowingPotential{}};
+  for (const ea::FixedStepMethod method : {ea::FixedStepMethod::of<ea::methods::Euler>(),
+                                           ea::FixedStepMethod::of<ea::methods::Rk4>()}) {
+    BOOST_TEST_CONTEXT(method.info().name) {
+      ea::Vector y = system.initial_state(OverflowingPotential::Coordinates<double>(0.0),
+                                          OverflowingPotential::Coordinates<double>(1.0));
+      ea::FixedStepper stepper(method);
+      ea::Audit audit;
+      const ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, 2.0, 0.01, ea::watch(system, audit));
+      BOOST_CHECK(result.end == ea::RunEnd::Diverged);
+      BOOST_TEST(result.t_diverged == 1.35, boost::test_tools::tolerance(1e-12));  // 1.35^2 1e308 > DBL_MAX > 1.34^2 1e308
+      BOOST_TEST(result.t_reached == 1.34, boost::test_tools::tolerance(1e-12));
+      BOOST_CHECK(audit.verdict() == ea::Verdict::Diverged);
+    }
+  }
 }

@@ -41,7 +41,7 @@ struct AuditOptions {
 enum class Verdict {
   Pass,         ///< finished, and every check within its threshold
   Fail,         ///< finished, and a check (δ_C, constraint drift, equations) above its threshold
-  Diverged,     ///< the state became non-finite before the end
+  Diverged,     ///< the state, or C, became non-finite before the end
   Error,        ///< the solver or the model failed before the end
   Interrupted,  ///< stopped on request before the end
   Incomplete,   ///< no run was begun and finished over its interval (or none reached its end)
@@ -75,6 +75,9 @@ class Audit {
   double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
   /// The first time at which |C − C(t0)| reached its sup (t0 while the drift is 0).
   double time_of_max_drift() const { return time_of_max_drift_; }
+  /// Whether an energy, and so C, was not finite at a state seen (its time: time_of_max_drift()):
+  /// the run left the finite range there, even where the state itself is finite.
+  bool energy_left_finite_range() const { return !std::isfinite(max_abs_drift_); }
   double energy_scale() const { return energy_scale_; }    ///< sup max(|E|, |T|, |V|) [J]
   double initial_control() const { return C0_; }           ///< C(t0) [J]
   double threshold() const { return options_.threshold; }
@@ -209,6 +212,8 @@ class AuditObserver {
   AuditObserver(const System& system, Audit& audit) : system_(system), audit_(audit) {}
   void begin_run(double t0, double t1) const { audit_.begin_run(t0, t1); }
   void end_run(RunEnd end, double t_reached) const { audit_.end_run(end, t_reached); }
+  /// The integrators end a run as diverged once C is not finite (run_observer.hpp).
+  bool left_finite_range() const { return audit_.energy_left_finite_range(); }
   void operator()(const ConstVectorRef& y, double t) const {
     audit_.record(system_.sample(y, t));
     if constexpr (EquationCheckedSystem<System>) {

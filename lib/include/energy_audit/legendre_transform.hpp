@@ -4,10 +4,12 @@
 /// p = ∂T/∂v = M(q, t) v + b(q, t), with M = ∂²T/∂v² and b = ∂T/∂v at v = 0 (from T1), and its
 /// inverse v = M⁻¹ (p − b), by nested forward-mode differentiation of the model's own T.
 
+#include <limits>
 #include <string>
 
 #include <Eigen/Core>
 
+#include "energy_audit/all_finite.hpp"
 #include "energy_audit/dual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/flatten.hpp"
@@ -24,9 +26,11 @@ struct MomentumMap {
 
   VectorN<double, n> momenta(const VectorN<double, n>& v) const { return mass * v + offset; }
 
-  /// v = M⁻¹ (p − b); throws Error naming t when M is not positive definite.
+  /// v = M⁻¹ (p − b); throws Error naming t when M is not positive definite, and is NaN where
+  /// M or p is not finite (a blow-up, which the integrators take for divergence).
   VectorN<double, n> velocities(const VectorN<double, n>& p, double t) const {
     VectorN<double, n> v;
+    if (!all_finite(mass) || !all_finite(p)) return v.setConstant(std::numeric_limits<double>::quiet_NaN());
     if (!solve_positive_definite(mass, VectorN<double, n>(p - offset), v)) {
       throw Error("mass matrix d2T/dv2 is not positive definite at t = " + to_text(t));
     }

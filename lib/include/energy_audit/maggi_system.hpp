@@ -16,11 +16,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
 #include <Eigen/LU>
 
+#include "energy_audit/all_finite.hpp"
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
@@ -147,7 +149,9 @@ class MaggiSystem {
 
     const Eigen::Matrix<double, k, k> reduced_mass = S.transpose() * lagrange.mass * S;
     const Independent reduced_force = S.transpose() * (lagrange.rhs - lagrange.mass * c_a);
-    if (!solve_positive_definite(reduced_mass, reduced_force, out.u_dot)) {
+    if (!all_finite(reduced_mass) || !all_finite(reduced_force)) {  // a blow-up, not a singular matrix
+      out.u_dot.setConstant(std::numeric_limits<double>::quiet_NaN());
+    } else if (!solve_positive_definite(reduced_mass, reduced_force, out.u_dot)) {
       throw Error("Maggi's form: the reduced mass matrix S'MS is not positive definite at t = " + to_text(t));
     }
     out.a = S * out.u_dot + c_a;
@@ -227,7 +231,10 @@ class MaggiSystem {
   /// G_D⁻¹; throws Error naming t when the smallest pivot of G_D's fully pivoted LU is below the
   /// threshold. Past that check G_D is well conditioned, and its inverse (in closed form for up to
   /// four constraints) turns the four solves of an evaluation into products of fixed-size matrices.
+  /// A G that is not finite (a state that blew up) gives a NaN inverse, which the integrators
+  /// take for divergence.
   DependentInverse dependent_inverse(const Eigen::Matrix<double, m, n>& G, double t) const {
+    if (!all_finite(G)) return DependentInverse::Constant(std::numeric_limits<double>::quiet_NaN());
     Eigen::Matrix<double, m, m> G_D;
     for (int d = 0; d < m; ++d) G_D.col(d) = G.col(dependent_[d]);
     const Eigen::FullPivLU<Eigen::Matrix<double, m, m>> lu(G_D);

@@ -6,11 +6,13 @@
 /// f_q⁺ r = Q₁ R₁⁻ᵀ Pᵀ r, Q₁ the first m columns of Q and R₁ the leading m × m block of R; the last
 /// n − m columns of Q are an orthonormal basis of the null space of f_q.
 
+#include <limits>
 #include <string>
 
 #include <Eigen/LU>
 #include <Eigen/QR>
 
+#include "energy_audit/all_finite.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/types.hpp"
 
@@ -26,13 +28,16 @@ class PseudoInverse {
   using NullSpace = Eigen::Matrix<double, n, (m == Eigen::Dynamic || n == Eigen::Dynamic) ? Eigen::Dynamic : n - m>;
 
   /// Throws energy_audit::Error when f_q has no more columns than rows or is rank-deficient
-  /// (its constraints are dependent, or singular at this state).
+  /// (its constraints are dependent, or singular at this state). An f_q that is not finite, or
+  /// whose factors overflow (a state that blew up), has no rank to judge: apply() and the null
+  /// space are then NaN, which the integrators take for divergence.
   explicit PseudoInverse(const Jacobian& fq) : rows_(fq.rows()), qr_(fq.transpose()) {
     if (fq.rows() >= fq.cols()) {
       throw Error("pseudo-inverse: the constraint Jacobian is " + std::to_string(fq.rows()) + " x " +
                   std::to_string(fq.cols()) + "; it needs fewer constraints than coordinates");
     }
-    if (qr_.rank() < rows_) {
+    finite_ = all_finite(fq) && all_finite(qr_.matrixQR());
+    if (finite_ && qr_.rank() < rows_) {
       throw Error("pseudo-inverse: the constraint Jacobian has rank " + std::to_string(qr_.rank()) + " of " +
                   std::to_string(rows_) + " (dependent or singular constraints)");
     }
@@ -40,6 +45,7 @@ class PseudoInverse {
 
   /// f_q⁺ r for r of m entries: the least-norm solution x of f_q x = r.
   Velocity apply(const Residual& r) const {
+    if (!finite_) return Velocity::Constant(qr_.rows(), std::numeric_limits<double>::quiet_NaN());
     Residual z = qr_.colsPermutation().transpose() * r;
     qr_.matrixQR().topLeftCorner(rows_, rows_).template triangularView<Eigen::Upper>().transpose().solveInPlace(z);
     Velocity x = Velocity::Zero(qr_.rows());
@@ -51,12 +57,14 @@ class PseudoInverse {
   NullSpace orthonormal_null_space() const {
     const Index columns = qr_.rows();
     NullSpace basis = Matrix::Identity(columns, columns).rightCols(columns - rows_);
+    if (!finite_) return basis.setConstant(std::numeric_limits<double>::quiet_NaN());
     basis.applyOnTheLeft(qr_.householderQ());
     return basis;
   }
 
  private:
   Index rows_;
+  bool finite_ = true;
   Eigen::ColPivHouseholderQR<Eigen::Matrix<double, n, m>> qr_;  // of f_qᵀ
 };
 

@@ -6,8 +6,9 @@ namespace energy_audit {
 
 enum class RunEnd {
   Finished,     ///< reached the end of the interval
-  Diverged,     ///< a step left the state non-finite (or beyond a model's divergence_bound); the state
-                ///< before it was the last observed
+  Diverged,     ///< a step left the state non-finite (or beyond a model's divergence_bound), or its
+                ///< energies, so C, non-finite (the observer says so); the state before it was the
+                ///< last finite one
   Error,        ///< the solver or the model failed (an exception, a SUNDIALS error)
   Interrupted,  ///< stopped at a step boundary on request (StopRequest)
 };

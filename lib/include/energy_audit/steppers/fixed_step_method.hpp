@@ -171,11 +171,19 @@ class FixedStepper {
 
 /// integrate_const for a FixedStepper: chooses the method once, not at every step.
 template <class System, class Observer>
+void integrate_const(IntegrationResult& result, FixedStepper& stepper, const System& system, Vector& y, double t0,
+                     double t1, double h, Observer&& observer, const StopRequest* stop = nullptr) {
+  stepper.visit<System>([&](auto& method) {
+    integrate_const(result, method, system, y, t0, t1, h, std::forward<Observer>(observer), stop);
+  });
+}
+
+template <class System, class Observer>
 IntegrationResult integrate_const(FixedStepper& stepper, const System& system, Vector& y, double t0,
                                   double t1, double h, Observer&& observer, const StopRequest* stop = nullptr) {
-  return stepper.visit<System>([&](auto& method) {
-    return integrate_const(method, system, y, t0, t1, h, std::forward<Observer>(observer), stop);
-  });
+  IntegrationResult result;
+  integrate_const(result, stepper, system, y, t0, t1, h, std::forward<Observer>(observer), stop);
+  return result;
 }
 
 }  // namespace energy_audit

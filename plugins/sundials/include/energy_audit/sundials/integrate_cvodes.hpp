@@ -37,8 +37,9 @@ namespace energy_audit::sun {
 
 struct CvodesResult {
   SolverCounters counters;
-  double t_reached = 0;
-  RunEnd end = RunEnd::Finished;  ///< Finished or Interrupted (failures throw)
+  double t_reached = 0;           ///< time of the last finite state
+  RunEnd end = RunEnd::Finished;  ///< Finished, Diverged or Interrupted (failures throw: Error)
+  double t_diverged = 0;          ///< with RunEnd::Diverged: the time of the state that left the finite range
 };
 
 /// A SUNDIALS failure during integrate_cvodes, with the counters up to it.
@@ -109,13 +110,16 @@ void reinitialize(CvodesSolver& solver, const ConstVectorRef& y0, double t0, dou
 /// t0 and after every accepted internal step, Z included in both modes, and is told the
 /// interval and how the run ended (run_observer.hpp). At options.breakpoints CVODES stops and
 /// starts again from the state reached (one run for the observer). Stops at the first step boundary after
-/// `stop` is requested (RunEnd::Interrupted). Throws CvodesFailure on a SUNDIALS failure,
-/// InvalidArgument for an interval that adaptive_interval_problem refuses, and rethrows an
-/// exception from the system after CVODES has returned (both failures end as RunEnd::Error).
+/// `stop` is requested (RunEnd::Interrupted), and after the first state at which the observer saw
+/// the run leave the finite range (RunEnd::Diverged; the audit: C not finite). Throws
+/// CvodesFailure on a SUNDIALS failure, InvalidArgument for an interval that
+/// adaptive_interval_problem refuses, and rethrows an exception from the system after CVODES has
+/// returned (both failures end as RunEnd::Error); `result` then keeps the counts up to the failure.
 template <FirstOrderSystem System, class Observer>
   requires StateObserver<std::remove_reference_t<Observer>>
-CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
-                              const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
+void integrate_cvodes(CvodesResult& result, const System& system, Vector& y, double t0, double t1,
+                      Observer&& observer, const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
+  result = CvodesResult{};
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   bool quadrature = false;
   if constexpr (EnergyFlowSystem<System>) quadrature = system.carries_energy_flow() && options.z_mode == ZMode::Quadrature;
@@ -155,8 +159,21 @@ CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double
     }
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
-  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_counters(solver.memory.get(), options, solver.z != nullptr)), t, end};
+  const auto count = [&] {
+    return pieces.counters(solver.memory ? detail::read_counters(solver.memory.get(), options, solver.z != nullptr)
+                                         : SolverCounters{});
+  };
+  detail::observe_steps_counted(result, count, observer, y, t0, t1, t, stop, start, take_step);
+}
+
+/// integrate_cvodes(result, ...) returning the result.
+template <FirstOrderSystem System, class Observer>
+  requires StateObserver<std::remove_reference_t<Observer>>
+CvodesResult integrate_cvodes(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                              const CvodesOptions& options = {}, const StopRequest* stop = nullptr) {
+  CvodesResult result;
+  integrate_cvodes(result, system, y, t0, t1, std::forward<Observer>(observer), options, stop);
+  return result;
 }
 
 }  // namespace energy_audit::sun

@@ -38,8 +38,9 @@ namespace energy_audit::sun {
 
 struct IdasResult {
   SolverCounters counters;  ///< rhs_evaluations count residual evaluations
-  double t_reached = 0;
-  RunEnd end = RunEnd::Finished;  ///< Finished or Interrupted (failures throw)
+  double t_reached = 0;           ///< time of the last finite state
+  RunEnd end = RunEnd::Finished;  ///< Finished, Diverged or Interrupted (failures throw: Error)
+  double t_diverged = 0;          ///< with RunEnd::Diverged: the time of the state that left the finite range
 };
 
 /// A SUNDIALS failure during integrate_idas, with the counters up to it.
@@ -139,13 +140,16 @@ double idas_quadrature_z(IdasSolver& solver, const IdasCallbackData& data, const
 /// every accepted internal step, and is told the interval and how the run ended
 /// (run_observer.hpp). At options.breakpoints IDAS stops and starts again from the state reached
 /// (one run for the observer). Stops at the first step boundary after `stop` is requested
-/// (RunEnd::Interrupted). Throws IdasFailure on a SUNDIALS failure, InvalidArgument for GGL on
-/// kinematic constraints, inconsistent initial values or an interval that
-/// adaptive_interval_problem refuses, and rethrows the system's exceptions after IDAS has returned.
+/// (RunEnd::Interrupted), and after the first state at which the observer saw the run leave the
+/// finite range (RunEnd::Diverged; the audit: C not finite). Throws IdasFailure on a SUNDIALS
+/// failure, InvalidArgument for GGL on kinematic constraints, inconsistent initial values or an
+/// interval that adaptive_interval_problem refuses, and rethrows the system's exceptions after
+/// IDAS has returned; `result` then keeps the counts up to the failure.
 template <ResidualSystem System, class Observer>
   requires StateObserver<std::remove_reference_t<Observer>>
-IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
-                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+void integrate_idas(IdasResult& result, const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                    const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+  result = IdasResult{};
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   if (options.form == DaeForm::Ggl && !system.holonomic()) {
     throw InvalidArgument("the GGL form needs holonomic constraints Phi(q, t)");
@@ -217,8 +221,21 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     }
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
-  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)), t, end};
+  const auto count = [&] {
+    return pieces.counters(solver.memory ? detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)
+                                         : SolverCounters{});
+  };
+  detail::observe_steps_counted(result, count, observer, y, t0, t1, t, stop, start, take_step);
+}
+
+/// integrate_idas(result, ...) returning the result.
+template <ResidualSystem System, class Observer>
+  requires StateObserver<std::remove_reference_t<Observer>>
+IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+  IdasResult result;
+  integrate_idas(result, system, y, t0, t1, std::forward<Observer>(observer), options, stop);
+  return result;
 }
 
 }  // namespace energy_audit::sun

@@ -45,11 +45,13 @@ int explicit_energy_flow(sunrealtype t, N_Vector yy, N_Vector, N_Vector z_dot, v
 /// told the interval and how the run ended; `stop` ends it at a step boundary. Y'(t0) = F(t0, y0),
 /// so no consistent-initial-value computation is needed. Throws IdasFailure on a SUNDIALS
 /// failure and rethrows the system's exceptions after IDAS has returned. At options.breakpoints
-/// IDAS stops and starts again from the state reached (one run for the observer).
+/// IDAS stops and starts again from the state reached (one run for the observer). Ends as
+/// diverged, and keeps the counts of a failed run in `result`, as the residual form does.
 template <EnergyFlowSystem System, class Observer>
   requires(!ResidualSystem<System>) && StateObserver<std::remove_reference_t<Observer>>
-IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
-                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+void integrate_idas(IdasResult& result, const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                    const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+  result = IdasResult{};
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   if (options.form == DaeForm::Ggl || options.baumgarte) {
     throw InvalidArgument("GGL and Baumgarte stabilization apply to a multiplier system's residual form");
@@ -96,8 +98,21 @@ IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1,
     if (z_as_quadrature) y[motion] = z_at_piece_start + detail::idas_quadrature_z(solver, problem, options, t);
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
-  const RunEnd end = detail::observe_steps(observer, y, t0, t1, t, stop, start, take_step);
-  return {pieces.counters(detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)), t, end};
+  const auto count = [&] {
+    return pieces.counters(solver.memory ? detail::read_idas_counters(solver.memory.get(), solver.z != nullptr)
+                                         : SolverCounters{});
+  };
+  detail::observe_steps_counted(result, count, observer, y, t0, t1, t, stop, start, take_step);
+}
+
+/// integrate_idas(result, ...) returning the result.
+template <EnergyFlowSystem System, class Observer>
+  requires(!ResidualSystem<System>) && StateObserver<std::remove_reference_t<Observer>>
+IdasResult integrate_idas(const System& system, Vector& y, double t0, double t1, Observer&& observer,
+                          const IdasOptions& options = {}, const StopRequest* stop = nullptr) {
+  IdasResult result;
+  integrate_idas(result, system, y, t0, t1, std::forward<Observer>(observer), options, stop);
+  return result;
 }
 
 }  // namespace energy_audit::sun
