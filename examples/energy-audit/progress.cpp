@@ -75,6 +75,12 @@ void ProgressLine::count(std::size_t item) {
   draw(false);
 }
 
+void ProgressLine::set_count(std::size_t item, std::size_t count) {
+  if (!shown_) return;
+  const std::lock_guard lock(mutex_);
+  if (open_ && item < counters_.size()) counters_[item].count = count;
+}
+
 void ProgressLine::close(std::size_t item) {
   if (!shown_) return;
   const std::lock_guard lock(mutex_);

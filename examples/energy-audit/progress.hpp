@@ -44,6 +44,8 @@ class ProgressLine {
   void advance(std::size_t count);
   /// One more on item `item`'s counter (advise: a probe of that method).
   void count(std::size_t item);
+  /// Item `item`'s counter is `count`: what a search on another MPI rank made, once gathered.
+  void set_count(std::size_t item, std::size_t count);
   /// Item `item` is done (its counter, if any, leaves the running line).
   void close(std::size_t item);
   /// Ends the stage: the final count and a newline.

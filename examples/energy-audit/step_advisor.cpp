@@ -165,6 +165,7 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
                ? MethodAdvice{}
                : advise_method(model, setup, methods[i], settings, interval, [&pool, i] { pool.progress().count(i); });
   });
+  for (std::size_t i = 0; i < searched.size(); ++i) pool.progress().set_count(i, searched[i].probes.size());
   for (const MethodAdvice& m : searched) {
     if (m.method.empty()) continue;
     advice.methods.push_back(m);
