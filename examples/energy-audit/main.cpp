@@ -7,11 +7,9 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -34,6 +32,7 @@
 #include "mpi_session.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "reproduce.hpp"
 #include "reproduce_seed001.hpp"
@@ -85,14 +84,27 @@ void refuse_if_given(const CLI::Option* option, const std::string& why) {
 }
 
 /// Where a sweep's runs go: the MPI ranks when mpirun started more than one, else `threads`
-/// threads of this process (--threads, which the ranks refuse).
-RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option) {
+/// threads of this process (--threads, which the ranks refuse); they are counted on `progress`.
+RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option,
+                 ProgressLine& progress) {
   if (session.size() > 1) {
     refuse_if_given(threads_option, "the runs go to the " + std::to_string(session.size()) +
                                         " MPI ranks, one run per rank at a time; start it without mpirun for threads");
   }
-  return RunPool(session, static_cast<int>(threads));
+  return RunPool(session, static_cast<int>(threads), &progress);
 }
+
+/// --quiet and --progress of the studies: their progress line on stderr (progress.hpp).
+struct ProgressOptions {
+  bool quiet = false, forced = false;
+
+  void add_to(CLI::App& command) {
+    CLI::Option* quiet_option = command.add_flag("--quiet", quiet, "no progress line on stderr");
+    command.add_flag("--progress", forced, "the progress line on stderr even when it is not a terminal")
+        ->excludes(quiet_option);
+  }
+  bool shown(const MpiSession& session) const { return progress_shown(quiet, forced, session.leads()); }
+};
 
 /// "a,b,c": a list as an option's default is written.
 std::string comma_separated(const std::vector<std::string>& names) {
@@ -506,6 +518,7 @@ struct CompareCommand {
   std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
   unsigned threads = 1;
   std::string csv, plot, plot_c;
+  ProgressOptions progress;
   CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
               *plot_c_option = nullptr, *threads_option = nullptr;
 
@@ -525,10 +538,12 @@ struct CompareCommand {
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
     plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
+    progress.add_to(command);
   }
 
   int execute(const MpiSession& session) const {
-    const RunPool pool = run_pool(session, threads, threads_option);
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
                        "stability, not compare");
@@ -581,17 +596,10 @@ struct CompareCommand {
     }
     install_interruption_handlers();
 
-    const bool show_progress = isatty(fileno(stderr)) != 0 && !pool.across_ranks();
-    std::atomic<std::size_t> started{0};
-    std::mutex progress_mutex;
+    progress_line.start("compare " + entry.name, runs.size());
     std::vector<ComparisonRow> rows = pool.map<ComparisonRow>(runs.size(), [&](std::size_t i) {
       if (interruption_request().requested()) return ComparisonRow{};  // not started: no verdict
       RunSettings settings = runs[i];
-      if (show_progress) {
-        const std::lock_guard lock(progress_mutex);
-        std::fprintf(stderr, "\r[%zu/%zu] %s %g   ", ++started, runs.size(), settings.method.name.c_str(),
-                     settings.method.adaptive() ? settings.cvodes.rtol : settings.step);
-      }
       settings.stop = &interruption_request();
       std::optional<DriftEnvelope> envelope;
       if (want_plot_c) {
@@ -612,7 +620,7 @@ struct CompareCommand {
       label << (row.adaptive ? "rtol=" : "h=") << row.resolution();
       curves.push_back({row.method, label.str(), row.drift_curve});
     }
-    if (show_progress) std::fprintf(stderr, "\r%*s\r", 60, "");
+    progress_line.finish();
     std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
     print_comparison(std::cout, rows);
     if (pool.workers().count() > 1) std::cout << "the runs ran on " << pool.workers().text() << "\n";
@@ -674,6 +682,7 @@ struct StabilityCommand {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   bool no_boundaries = false;
   std::string csv, json, plot;
+  ProgressOptions progress;
   CLI::Option *t_end_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr,
               *threads_option = nullptr;
 
@@ -696,11 +705,13 @@ struct StabilityCommand {
     csv_option = command.add_option("--csv", csv, "write every run of the map to FILE");
     json_option = command.add_option("--json", json, "write the map and the boundaries to FILE");
     plot_option = command.add_option("--plot", plot, "draw the verdicts against k and tau to FILE.png (gnuplot)");
+    progress.add_to(command);
   }
 
   int execute(const MpiSession& session) const {
     const KinematicEntry& entry = *find_kinematic_model(model);
-    const RunPool pool = run_pool(session, threads, threads_option);
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
     StabilityMapSettings settings;
     for (const std::string& name : methods) settings.methods.push_back(find_method(name, "--methods"));
     settings.steps = steps;
@@ -736,18 +747,13 @@ struct StabilityCommand {
     }
     install_interruption_handlers();
     settings.stop = &interruption_request();
-    if (isatty(fileno(stderr)) != 0 && !pool.across_ranks()) {
-      settings.progress = [](std::size_t done, std::size_t all) {
-        if (done % 64 == 0 || done == all) std::fprintf(stderr, "\r[%zu/%zu] map", done, all);
-      };
-    }
-    if (pool.leads()) {
+    if (pool.leads() && !progress.quiet) {
       std::fprintf(stderr, "energy-audit: %zu runs of the map on %s%s\n",
                    settings.methods.size() * steps.size() * settings.gains.size() * entry.starts.size(),
                    pool.workers().text().c_str(), settings.boundaries ? ", then the boundary searches" : "");
     }
     const StabilityMap map = compute_stability_map(entry, settings, pool);
-    if (settings.progress) std::fprintf(stderr, "\r%*s\r", 40, "");
+    progress_line.finish();
     print_stability_map(std::cout, entry.name, map);
     std::cout.flush();
     if (plot_file && !map.interrupted) {
@@ -776,6 +782,7 @@ struct AdviseCommand {
   std::vector<std::string> methods;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::string json;
+  ProgressOptions progress;
   CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr,
               *threads_option = nullptr;
   const CLI::App* app = nullptr;
@@ -795,10 +802,12 @@ struct AdviseCommand {
                                         "threads that run the methods' searches (default: the machine's cores; under mpirun the ranks do)")
                          ->check(CLI::Range(1u, 1024u))->capture_default_str();
     json_option = command.add_option("--json", json, "write the advice and every probe run to FILE");
+    progress.add_to(command);
   }
 
   int execute(const MpiSession& session) const {
-    const RunPool pool = run_pool(session, threads, threads_option);
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than a "
                        "target: use stability");
@@ -847,6 +856,7 @@ struct AdviseCommand {
     install_interruption_handlers();
     settings.base.stop = &interruption_request();
     const Advice advice = advise(entry, common.setup(), method_list, settings, pool);
+    progress_line.finish();
     print_advice(std::cout, entry.name, settings, advice);
     std::cout.flush();
     if (json_file) {
@@ -868,6 +878,7 @@ struct SweepCommand {
   std::vector<double> rtols{1e-8};
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::string csv, json;
+  ProgressOptions progress;
   CLI::Option *csv_option = nullptr, *json_option = nullptr, *steps_option = nullptr, *rtols_option = nullptr,
               *threads_option = nullptr;
   const CLI::App* app = nullptr;
@@ -893,10 +904,12 @@ struct SweepCommand {
         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     json_option = command.add_option("--json", json, "write the runs to FILE");
+    progress.add_to(command);
   }
 
   int execute(const MpiSession& session) const {
-    const RunPool pool = run_pool(session, threads, threads_option);
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model: its sweep is `energy-audit stability`");
     }
@@ -931,6 +944,7 @@ struct SweepCommand {
     install_interruption_handlers();
     plan.base.stop = &interruption_request();
     const SweepResult sweep = run_sweep(entry, plan, std::move(runs), pool);
+    progress_line.finish();
     print_sweep(std::cout, entry.name, sweep);
     std::cout.flush();
     if (csv_file) {

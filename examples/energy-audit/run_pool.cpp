@@ -68,12 +68,22 @@ int checked_int(std::size_t size) {
 
 }  // namespace
 
-std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t count, const Encoder& encode) const {
+std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t count, const Encoder& encode,
+                                                                 std::size_t units_each) const {
+  const int ranks = session_.size();
   std::vector<std::uint8_t> mine;
+  std::uint64_t counted = 0;  // indices counted on the progress line
+  const auto count_done = [&](std::uint64_t done) {
+    if (done <= counted) return;
+    progress_->advance(static_cast<std::size_t>(done - counted) * units_each);
+    counted = done;
+  };
   {
     SharedCounter counter;
     bool failed = false;  // after a failure this rank takes the remaining indices without running them
     for (std::uint64_t i = counter.next(); i < count; i = counter.next()) {
+      const auto others_in_flight = static_cast<std::uint64_t>(ranks - 1);
+      count_done(i > others_in_flight ? i - others_in_flight : 0);
       if (failed) continue;
       try {
         append_record(mine, i, false, encode(static_cast<std::size_t>(i)));
@@ -82,9 +92,9 @@ std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t cou
         append_record(mine, i, true, std::vector<std::uint8_t>(what.begin(), what.end()));
         failed = true;
       }
+      progress_->close(static_cast<std::size_t>(i));
     }
   }
-  const int ranks = session_.size();
   std::vector<int> sizes(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
   const int my_size = checked_int(mine.size());
   MPI_Allgather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -117,12 +127,13 @@ std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t cou
     at += header[2];
   }
   if (first_failure < count) throw std::runtime_error(failure);
+  count_done(count);
   return results;
 }
 
 #else
 
-std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t, const Encoder&) const {
+std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t, const Encoder&, std::size_t) const {
   throw std::logic_error("this energy-audit was built without MPI");
 }
 

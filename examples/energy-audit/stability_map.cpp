@@ -1,7 +1,6 @@
 #include "stability_map.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <sstream>
 
@@ -142,9 +141,9 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
   const std::size_t methods = settings.methods.size(), steps = settings.steps.size(), gains = settings.gains.size(),
                     starts = model.starts.size();
   for (const Method& method : settings.methods) model.linear_interval(settings.setup, method, 1.0);  // refuses non-RK
-  std::atomic<std::size_t> done{0};
   const std::size_t jobs = methods * steps * gains;
-  // One job: the points of one method, τ and k, one per start.
+  pool.progress().start("stability " + model.name + ", map", jobs * starts);
+  // One job: the points of one method, τ and k, one per start: `starts` runs.
   const std::vector<std::vector<MapPoint>> job_points = pool.map<std::vector<MapPoint>>(jobs, [&](std::size_t job) {
     std::vector<MapPoint> points;
     if (stop_requested(settings.stop)) return std::vector<MapPoint>(starts);  // not run: no verdict
@@ -165,9 +164,8 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
                    ? run.verdict()
                    : std::string(to_string(run.drift.verdict(rho)))});
     }
-    if (settings.progress && !pool.across_ranks()) settings.progress(++done, jobs);
     return points;
-  });
+  }, /*units_each=*/starts);
   map.points.reserve(jobs * starts);
   for (const std::vector<MapPoint>& points : job_points) {
     map.interrupted = map.interrupted || (!points.empty() && points.front().verdict.empty());
@@ -176,6 +174,7 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
   map.interrupted = map.interrupted || stop_requested(settings.stop);
   if (map.interrupted) return map;
 
+  if (settings.boundaries) pool.progress().start("stability " + model.name + ", boundary searches", 0);
   for (const Method& method : settings.methods) {
     for (const double tau : settings.steps) {
       MethodStepSummary summary;

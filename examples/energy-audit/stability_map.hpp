@@ -7,7 +7,6 @@
 /// the map equals a serial one.
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,9 +35,6 @@ struct StabilityMapSettings {
   int multiplier_points = 4096;
   bool boundaries = true;  ///< search the operational boundaries and rho(k) = 1
   const StopRequest* stop = nullptr;
-  /// Called from the threads with (runs done, runs in all) after each point of the map; not
-  /// called across ranks.
-  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 /// One run of the map.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
@@ -41,8 +42,10 @@ Probe probe(const ModelEntry& model, const ModelSetup& setup, const Method& meth
   return p;
 }
 
+/// `probed` is called after each probe run (the progress line counts them).
 MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, const Method& method,
-                           const AdviceSettings& settings, const Interval& interval) {
+                           const AdviceSettings& settings, const Interval& interval,
+                           const std::function<void()>& probed) {
   MethodAdvice advice;
   advice.method = method.name;
   advice.adaptive = method.adaptive();
@@ -51,6 +54,7 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
   const double smallest = method.adaptive() ? 1e-13 : (settings.smallest_step > 0 ? settings.smallest_step : span / 1e7);
   const auto run = [&](double resolution) {
     advice.probes.push_back(probe(model, setup, method, resolution, settings));
+    probed();
     return advice.probes.back();
   };
   const StopRequest* stop = settings.base.stop;
@@ -162,11 +166,17 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
   Advice advice;
   const Interval interval = check_settings(model, setup, settings.base);
   // One search per method, the searches side by side; a search not started after an
-  // interruption leaves no advice.
+  // interruption leaves no advice. How many probes a search takes is not known in advance: the
+  // progress line counts the methods done and each search's probes.
+  std::vector<std::string> names;
+  for (const Method& method : methods) names.push_back(method.name);
+  pool.progress().start("advise " + model.name, methods.size(), "methods", names);
   const std::vector<MethodAdvice> searched = pool.map<MethodAdvice>(methods.size(), [&](std::size_t i) {
-    return stop_requested(settings.base.stop) ? MethodAdvice{}
-                                              : advise_method(model, setup, methods[i], settings, interval);
+    return stop_requested(settings.base.stop)
+               ? MethodAdvice{}
+               : advise_method(model, setup, methods[i], settings, interval, [&pool, i] { pool.progress().count(i); });
   });
+  for (std::size_t i = 0; i < searched.size(); ++i) pool.progress().set_count(i, searched[i].probes.size());
   for (const MethodAdvice& m : searched) {
     if (m.method.empty()) continue;
     advice.methods.push_back(m);

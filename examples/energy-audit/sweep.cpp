@@ -74,6 +74,7 @@ std::vector<SweepRun> plan_runs(const ModelEntry& model, const SweepPlan& plan) 
 
 SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs,
                       const RunPool& pool) {
+  pool.progress().start("sweep of " + model.name, runs.size());
   const std::vector<SweepFigures> figures = pool.map<SweepFigures>(runs.size(), [&](std::size_t i) {
     if (stop_requested(plan.base.stop)) return SweepFigures{};
     const SweepRun& run = runs[i];

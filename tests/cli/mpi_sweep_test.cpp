@@ -126,3 +126,20 @@ BOOST_AUTO_TEST_CASE(one_process_commands_and_threads_refuse_the_ranks) {
   BOOST_TEST(threads.status == 2);
   BOOST_TEST(threads.err.find("--threads") != std::string::npos, threads.err);
 }
+
+BOOST_AUTO_TEST_CASE(on_two_ranks_rank_0_alone_shows_the_progress_with_every_ranks_runs) {
+  const Result sweep = on_two_ranks("sweep crane --set m1=8,10 --methods rk4,euler --steps 1e-3,4e-3 --progress");
+  BOOST_TEST_REQUIRE(sweep.status == 0, sweep.err);
+  BOOST_TEST(sweep.err.find("sweep of crane: 8/8 runs, ") != std::string::npos, sweep.err);
+  BOOST_TEST(sweep.err.find("sweep of crane: 0/8") == sweep.err.rfind("sweep of crane: 0/8"), sweep.err);  // one line
+  // The probes of the search another rank made are counted once gathered: as many as the JSON lists.
+  const fs::path json = scratch_dir() / "advice_progress.json";
+  const Result advice = on_two_ranks("advise crane --target 1e-5 --methods rk4,cvode-adams --progress --json " +
+                                     json.string());
+  BOOST_TEST_REQUIRE(advice.status == 0, advice.err);
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  const std::size_t rk4 = record["methods"][0]["probes"].size(), adams = record["methods"][1]["probes"].size();
+  const std::string final_count = "advise crane: 2/2 methods done, " + std::to_string(rk4 + adams) + " probes (rk4 " +
+                                  std::to_string(rk4) + ", cvode-adams " + std::to_string(adams) + "), ";
+  BOOST_TEST(advice.err.find(final_count) != std::string::npos, advice.err << "\nexpected: " << final_count);
+}

@@ -1,0 +1,77 @@
+#pragma once
+/// \file
+/// The progress line of a study (compare, sweep, stability, advise) on standard error:
+///
+///     sweep crane: 12/48 runs, 3.1 s elapsed, about 9.3 s left
+///
+/// rewritten in place (carriage return) as runs finish, at most every 0.2 s, and ended with a
+/// newline and the final count when the stage ends. A stage whose work is not known in advance
+/// (advise's searches, stability's boundary searches) shows what is done and the time elapsed,
+/// no estimate. The runs are counted by the run pool (run_pool.hpp) as they finish; a study only
+/// starts its stages. Shown on a terminal, or when asked for (--progress); never with --quiet,
+/// and only by the leading MPI rank. Standard output is untouched.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace energy_audit::cli {
+
+/// Whether a study shows its progress line: --quiet turns it off, --progress on, and by default
+/// it is shown when standard error is a terminal; only the leading rank of an MPI job shows it.
+bool progress_shown(bool quiet, bool forced, bool leads);
+
+class ProgressLine {
+ public:
+  /// A line that shows nothing: every call returns at once.
+  ProgressLine() = default;
+  /// A line on standard error when `shown`.
+  explicit ProgressLine(bool shown);
+  /// Ends an open stage, so that what follows starts on its own line.
+  ~ProgressLine();
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// Starts a stage, ending the one before: `what` ("sweep crane"), `total` items of `unit`
+  /// ("runs"; total 0: not known in advance) and, for searches of unknown length, one named
+  /// counter per item (advise: the probes of each method's search).
+  void start(std::string what, std::size_t total, std::string unit = "runs",
+             std::vector<std::string> counters = {});
+  /// `count` more units done.
+  void advance(std::size_t count);
+  /// One more on item `item`'s counter (advise: a probe of that method).
+  void count(std::size_t item);
+  /// Item `item`'s counter is `count`: what a search on another MPI rank made, once gathered.
+  void set_count(std::size_t item, std::size_t count);
+  /// Item `item` is done (its counter, if any, leaves the running line).
+  void close(std::size_t item);
+  /// Ends the stage: the final count and a newline.
+  void finish();
+
+  bool shown() const { return shown_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Counter {
+    std::string name;
+    std::size_t count = 0;
+    bool closed = false;
+  };
+  /// Draws the line when 0.2 s have passed since the last drawing, or when `now_anyway`.
+  void draw(bool now_anyway);
+  std::string text(bool final) const;
+
+  bool shown_ = false;
+  std::mutex mutex_;
+  bool open_ = false;
+  std::string what_, unit_;
+  std::size_t total_ = 0, done_ = 0;
+  std::vector<Counter> counters_;
+  Clock::time_point started_, drawn_;
+  std::size_t drawn_length_ = 0;  ///< of the line last drawn, which the next one overwrites
+};
+
+}  // namespace energy_audit::cli
