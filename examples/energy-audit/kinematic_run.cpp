@@ -163,9 +163,7 @@ void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& set
   if (!(t_end > interval.t0)) {
     throw UsageError("--t-end: " + std::to_string(t_end) + " must be after the start, t = " + std::to_string(interval.t0));
   }
-  if (!method.adaptive() && (t_end - interval.t0) / settings.step > max_fixed_steps) {
-    throw UsageError(settings.options.step + ": " + std::to_string(settings.step) + " takes more than 1e9 steps");
-  }
+  if (!method.adaptive()) check_fixed_step(settings.options.step, settings.step, {interval.t0, t_end});
 }
 
 const std::vector<KinematicEntry>& kinematic_registry() {

@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -59,21 +60,63 @@ int exit_status(int status) {
   return signal_number != 0 ? 128 + signal_number : status;
 }
 
-/// Removes the regular file an earlier run left at `path`, so that a result never survives
-/// under a name this invocation was asked to write: after a usage error nothing is there, and
-/// while a run goes (or after a crash) only its temporary file exists.
+/// Removes the regular file an earlier invocation left at `path` once this one's run starts, so
+/// that no earlier result stands under a name it was asked to write: while the run goes (or
+/// after a crash) only its temporary file exists, and a run-time failure leaves no file there.
+/// A usage error, found before any run, leaves every file as it was. A name that stands for a
+/// descriptor ("-") is no file.
 void remove_previous_output(const std::string& path) noexcept {
   struct stat status {};
-  if (!path.empty() && lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode)) unlink(path.c_str());
+  if (!path.empty() && !named_descriptor(path) && lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode)) {
+    unlink(path.c_str());
+  }
 }
 
-/// The file names given to the output options of the command that failed to parse.
-void remove_previous_outputs(const CLI::App& app) noexcept {
+/// The file names given to the output options of the command parsed (reproduce's --plots is a
+/// directory, whose figures it names itself).
+std::vector<std::string> requested_outputs(const CLI::App& app) {
+  std::vector<std::string> paths;
   for (const CLI::App* sub : app.get_subcommands()) {  // the one parsed
     for (const char* option : {"--csv", "--json", "--plot", "--plot-c"}) {
       const CLI::Option* given = sub->get_option_no_throw(option);
       if (given == nullptr) continue;
-      for (const std::string& path : given->results()) remove_previous_output(path);
+      for (const std::string& path : given->results()) paths.push_back(path);
+    }
+  }
+  return paths;
+}
+
+/// After a run-time failure: the earlier files under the names this invocation was asked to write.
+void remove_previous_outputs(const CLI::App& app) noexcept {
+  try {
+    for (const std::string& path : requested_outputs(app)) remove_previous_output(path);
+  } catch (const std::exception&) {  // out of memory for the names: nothing to remove them by
+  }
+}
+
+/// NAME of a NAME=VALUE or NAME=V1,V2,... argument.
+std::string assigned_name(const std::string& text) { return text.substr(0, text.find('=')); }
+
+/// A parameter or initial value given twice is a usage error, not the last one winning; a sweep
+/// takes all the values of one in a single --set NAME=V1,V2,...
+void refuse_repeated_names(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {  // the one parsed
+    for (const char* option : {"--set", "--init"}) {
+      const CLI::Option* given = sub->get_option_no_throw(option);
+      if (given == nullptr) continue;
+      const std::vector<std::string>& texts = given->results();
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        const std::string name = assigned_name(texts[i]);
+        for (std::size_t j = 0; j < i; ++j) {
+          if (assigned_name(texts[j]) != name) continue;
+          const std::string how = sub->get_name() == "sweep"
+                                      ? "; a sweep takes its values in one: " + std::string(option) + " " + texts[j] +
+                                            "," + texts[i].substr(name.size() + 1)
+                                      : "; give it once";
+          throw UsageError(std::string(option) + ": " + name + " is given twice (" + texts[j] + ", " + texts[i] + ")" +
+                           how);
+        }
+      }
     }
   }
 }
@@ -394,15 +437,12 @@ struct RunCommand {
 
     // Every argument has been checked: now the files are created, under temporary names.
     std::optional<OutputFile> csv_file, json_file;
+    std::optional<HistoryCsv> history;
     if (csv_option->count() > 0) {
       csv_file.emplace(csv);
       remove_previous_output(csv);
-      const Form form = form_of(entry, settings);
-      const std::vector<std::string>& independent = independent_velocities_of(entry, settings);
-      write_history_header(*csv_file, entry, form, independent);
-      ExtraOutputFunction extra_outputs;
-      if (entry.extra_output_function) extra_outputs = entry.extra_output_function(setup, form, independent);
-      settings.audit.row_sink = history_csv_sink(*csv_file, std::move(extra_outputs), entry.extra_output_names.size());
+      history.emplace(*csv_file, entry, setup, form_of(entry, settings), independent_velocities_of(entry, settings));
+      settings.audit.row_sink = history->sink();
     }
     if (json_option->count() > 0) {
       json_file.emplace(json);
@@ -412,6 +452,7 @@ struct RunCommand {
     settings.stop = &interruption_request();
 
     const RunOutcome run = run_model(entry, setup, settings);
+    if (history && run.audit) history->finish(*run.audit);  // the last state, which --every may have left out
     print_summary(std::cout, entry, run);
     std::cout.flush();
     std::vector<std::string> written;
@@ -785,11 +826,12 @@ struct AdviseCommand {
   ProgressOptions progress;
   CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr,
               *threads_option = nullptr;
-  const CLI::App* app = nullptr;
 
   void add_to(CLI::App& command) {
-    app = &command;
     common.add_to(command);
+    // A probe is judged by --target (and --drift-target): run's verdict options are not advise's.
+    command.remove_option(std::exchange(common.threshold_option, nullptr));
+    command.remove_option(std::exchange(common.fail_on_verdict_option, nullptr));
     command.add_option("--target", target, "the delta_C to meet; the search goes down to a step of (interval)/1e7, rtol 1e-13, past runs that diverge")->check(positive_number())->capture_default_str();
     drift_target_option = command.add_option("--drift-target", drift_target,
                                               "multiplier models: the max |Phi| and max |G v + g| to meet")
@@ -814,12 +856,6 @@ struct AdviseCommand {
     }
     const ModelEntry& entry = find_model(common.model);
     common.check_applicable(entry);
-    for (const char* name : {"--threshold", "--fail-on-verdict"}) {
-      const CLI::Option* option = app->get_option_no_throw(name);
-      if (option != nullptr && option->count() > 0) {
-        throw UsageError(std::string(name) + ": advise judges runs by --target (and --drift-target)");
-      }
-    }
     if (!entry.has_multipliers()) refuse_if_given(drift_target_option, "model " + entry.name + " has no constraints to drift");
     AdviceSettings settings;
     settings.target = target;
@@ -1168,7 +1204,6 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (!session.leads()) return exit_usage;  // every rank parsed the same arguments: rank 0 says what is wrong
-    remove_previous_outputs(app);
     if (const auto command = unknown_command(argc, argv, app)) {
       std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, sweep, advise, stability, audit-trajectory, reproduce)\n";
     } else {
@@ -1178,6 +1213,12 @@ int main(int argc, char** argv) {
   }
 
   try {
+    refuse_repeated_names(app);
+    // An output on standard output ("-") gets it to itself: the summary goes to standard error.
+    const std::vector<std::string> outputs = requested_outputs(app);
+    if (session.leads() && std::any_of(outputs.begin(), outputs.end(), names_standard_output)) {
+      reserve_standard_output_for_outputs();
+    }
     if (app.got_subcommand("stability")) return stability.execute(session);
     if (app.got_subcommand("advise")) return advise_command.execute(session);
     if (app.got_subcommand("sweep")) return sweep.execute(session);
@@ -1193,7 +1234,6 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     // Usage errors come from the arguments and the checks before any run, the same on every rank.
     if (!session.leads()) return exit_usage;
-    remove_previous_outputs(app);
     std::cerr << "energy-audit: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::exception& e) {

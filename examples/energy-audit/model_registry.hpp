@@ -56,6 +56,11 @@ struct ModelEntry {
                                     const std::vector<std::string>& independent)>
       extra_output_function;
 
+  /// Models without multipliers: their accelerations a(q, v, t), from the source their runs in
+  /// Lagrange's form take, at a history row of that form (one value per coordinate, the history
+  /// CSV's NAME_ddot). Absent for multiplier models.
+  std::function<ExtraOutputFunction(const ModelSetup& setup)> acceleration_function;
+
   bool has_multipliers() const { return !multiplier_names.empty(); }
   bool checks_equations(Form form) const {
     return (has_hand_accelerations && form == Form::Lagrange) ||
@@ -197,6 +202,17 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   }
   entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
   if constexpr (!MultiplierModel<M>) {
+    entry.acceleration_function = [name, source, prototype](const ModelSetup& setup) -> ExtraOutputFunction {
+      using System = LagrangeSystem<M>;
+      using Coordinates = typename System::Coordinates;
+      return [system = System(detail::configured<M>(setup, name, prototype), source, EnergyFlow::Off)](
+                 const HistoryLayout&, std::span<const double> row, std::span<double> values) {
+        const Coordinates q = Eigen::Map<const Coordinates>(row.data() + 1);
+        const Coordinates v = Eigen::Map<const Coordinates>(row.data() + 1 + M::dofs);
+        const Coordinates a = system.accelerations(q, v, row[0]);
+        std::copy(a.data(), a.data() + M::dofs, values.begin());
+      };
+    };
     entry.audit_trajectory = [name, prototype](const ModelSetup& setup, const TrajectorySamples& samples,
                                                const AuditOptions& options) {
       return energy_audit::audit_trajectory(samples, trajectory_energies(detail::configured<M>(setup, name, prototype)),

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -31,8 +32,34 @@ struct Destination {
   struct stat status {};
 };
 
+/// Standard output as it was before reserve_standard_output_for_outputs(), which then sends
+/// descriptor 1 to standard error; -1 until then.
+int reserved_standard_output = -1;
+
+/// The descriptor that the outputs naming descriptor `fd` write to.
+int descriptor_behind(int fd) {
+  return fd == STDOUT_FILENO && reserved_standard_output >= 0 ? reserved_standard_output : fd;
+}
+
 bool can_write(const std::string& path, int mode) {
   return ::faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) == 0;
+}
+
+/// Checks that `fd` is open for writing; 0 or the errno that says why not.
+int inspect_descriptor(int fd, Destination& out) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0) return errno;
+  if ((flags & O_ACCMODE) == O_RDONLY) return EBADF;
+  if (::fstat(fd, &out.status) != 0) return errno;
+  out.exists = true;
+  return 0;
+}
+
+/// "standard output", "standard error" or "descriptor N".
+std::string descriptor_text(int fd) {
+  if (fd == STDOUT_FILENO) return "standard output";
+  if (fd == STDERR_FILENO) return "standard error";
+  return "descriptor " + std::to_string(fd);
 }
 
 /// Follows `target` through symbolic links as open() would, and checks that the file it leads to
@@ -40,6 +67,15 @@ bool can_write(const std::string& path, int mode) {
 /// Returns 0, or the errno that says why not. `out.path` is the path reached so far.
 int inspect(const std::string& target, Destination& out) {
   out.path = target;
+  if (const std::optional<int> fd = named_descriptor(target)) return inspect_descriptor(descriptor_behind(*fd), out);
+  // A device or a pipe is written in place through its name; stat() follows the links that lead
+  // to no path (/proc/self/fd/N -> pipe:[...]), which the loop below cannot.
+  struct stat followed {};
+  if (::stat(target.c_str(), &followed) == 0 && !S_ISREG(followed.st_mode) && !S_ISDIR(followed.st_mode)) {
+    out.exists = true;
+    out.status = followed;
+    return can_write(target, W_OK) ? 0 : errno;
+  }
   for (int links = 0;; ++links) {
     struct stat status {};
     if (::lstat(out.path.c_str(), &status) != 0) {
@@ -102,6 +138,33 @@ mode_t current_umask() {
 
 }  // namespace
 
+std::optional<int> named_descriptor(std::string_view path) {
+  if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  constexpr std::string_view descriptors = "/dev/fd/";
+  if (!path.starts_with(descriptors)) return std::nullopt;
+  const std::string_view number = path.substr(descriptors.size());
+  int fd = -1;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), fd);
+  if (number.empty() || error != std::errc() || end != number.data() + number.size() || fd < 0) return std::nullopt;
+  return fd;
+}
+
+bool names_standard_output(std::string_view path) { return named_descriptor(path) == STDOUT_FILENO; }
+
+void reserve_standard_output_for_outputs() {
+  if (reserved_standard_output >= 0) return;
+  std::fflush(stdout);
+  // Above the standard descriptors, and not inherited by gnuplot.
+  const int copy = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  if (copy < 0) return;  // standard output is closed: the outputs naming it fail with the reason
+  if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    ::close(copy);
+    return;
+  }
+  reserved_standard_output = copy;
+}
+
 std::string quoted_path(std::string_view path) {
   std::string out = "'";
   for (const char c : path) {
@@ -137,8 +200,18 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
     bool exists;
   };
   std::vector<Output> files;
+  std::vector<std::pair<const std::string*, int>> descriptors;  // (option, descriptor)
   for (const auto& [option, path] : outputs) {
     if (path.empty()) continue;
+    if (const std::optional<int> fd = named_descriptor(path)) {
+      for (const auto& [other_option, other_fd] : descriptors) {
+        if (other_fd == *fd) {
+          throw UsageError(*other_option + " and " + option + " both write to " + descriptor_text(*fd));
+        }
+      }
+      descriptors.emplace_back(&option, *fd);
+      continue;
+    }
     Destination destination;
     inspect(path, destination);  // errors are check_output_path's to report; the path reached is enough here
     if (destination.exists && !S_ISREG(destination.status.st_mode) && !S_ISDIR(destination.status.st_mode)) continue;
@@ -165,6 +238,11 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   Destination destination;
   if (const int error = inspect(target_, destination)) fail(error);
   destination_ = destination.path;
+  if (const std::optional<int> fd = named_descriptor(target_)) {
+    fd_ = ::fcntl(descriptor_behind(*fd), F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) fail(errno);
+    return;
+  }
   if (destination.exists && !S_ISREG(destination.status.st_mode)) {
     // A device or a pipe holds no file to leave half-written, and renaming over /dev/null
     // would replace the device: write into it.

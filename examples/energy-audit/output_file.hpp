@@ -3,6 +3,7 @@
 /// Files the command line writes: checked before any run, written under a temporary name and
 /// renamed over the requested one, so that name never holds an empty, half-written or stale file.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,18 +15,33 @@ namespace energy_audit::cli {
 /// \xNN so that a message about any file name stays on one line.
 std::string quoted_path(std::string_view path);
 
+/// The open descriptor a name stands for, written in place whatever it is: 1 for "-" and
+/// /dev/stdout (standard output, as Unix tools take them), 2 for /dev/stderr, N for /dev/fd/N.
+/// Absent for every other name.
+std::optional<int> named_descriptor(std::string_view path);
+
+/// Whether `path` names standard output ("-", /dev/stdout, /dev/fd/1).
+bool names_standard_output(std::string_view path);
+
+/// Keeps this process's standard output for the outputs that name it and sends everything
+/// printed from now on (the human summary) to standard error, so that standard output carries
+/// the requested file alone. Call once, before anything is printed.
+void reserve_standard_output_for_outputs();
+
 /// Usage checks made before anything is created: throws UsageError (usage_error.hpp) naming
 /// `option`, for an empty name, a name that is a directory, a directory that does not exist or
 /// is not writable, an existing file that cannot be replaced; the message gives the reason
 /// (strerror: "No such file or directory", "Permission denied", "Is a directory"), as in
 /// "--plot: cannot write 'a/b.png': No such file or directory". A symbolic link is followed to
-/// the file it names, as writing through it would. Creates nothing.
+/// the file it names, as writing through it would. A name of a descriptor (named_descriptor) must
+/// be open for writing. Creates nothing.
 void check_output_path(std::string_view option, const std::string& path);
 
 /// Usage error when two of the given (option, path) outputs name the same file: their lexically
 /// normalized absolute paths (after following symbolic links) are equal, or both exist and
-/// std::filesystem::equivalent says they are one file. Empty paths (options not given) and
-/// existing devices or pipes (/dev/null, /dev/stdout), which are written in place, are skipped.
+/// std::filesystem::equivalent says they are one file, or both name one descriptor ("-" and
+/// /dev/stdout: standard output). Empty paths (options not given) and other existing devices or
+/// pipes (/dev/null), which are written in place, are skipped.
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 /// A file written under a temporary name in the target's directory (".NAME.XXXXXX", mkostemp)
@@ -34,8 +50,9 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 /// under the target's name (an interrupt that kills the process leaves the hidden temporary,
 /// never the target). The committed file has the mode of the file it replaces, or 0666 & ~umask
 /// for a new one. A symbolic link target is followed: the file it names is replaced and the link
-/// kept. An existing target that is not a regular file (/dev/null, /dev/stdout, a pipe) is
-/// written in place, never replaced. Move-only.
+/// kept. An existing target that is not a regular file (/dev/null, a pipe, a terminal) is
+/// written in place, never replaced, and so is the descriptor a name stands for ("-": standard
+/// output; named_descriptor). Move-only.
 class OutputFile {
  public:
   /// Throws energy_audit::Error("cannot write 'PATH': reason") for the cases check_output_path

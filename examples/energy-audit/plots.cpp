@@ -456,6 +456,26 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
   run_gnuplot(script, png);
 }
 
+/// sign(k) log10(1 + |k| / scale): linear within |k| of about `scale`, logarithmic beyond, so
+/// that gains near 0 and gains of -1000 both show on one axis.
+double symmetric_log(double k, double scale) { return std::copysign(std::log10(1 + std::abs(k) / scale), k); }
+
+/// `set xtics` of a symmetric-log axis over [k_min, k_max]: 0 and ±1, ±10, ... from `scale` on.
+std::string symmetric_log_tics(double k_min, double k_max, double scale) {
+  std::string tics;
+  const auto add = [&](double k) {
+    if (k < k_min || k > k_max) return;
+    tics += (tics.empty() ? "" : ", ") + literal(number(k)) + " " + number(symmetric_log(k, scale));
+  };
+  add(0);
+  const double largest = std::max(std::abs(k_min), std::abs(k_max));
+  for (double decade = std::pow(10.0, std::ceil(std::log10(scale))); decade <= largest; decade *= 10) {
+    add(-decade);
+    add(decade);
+  }
+  return "set xtics (" + tics + ")\n";
+}
+
 void plot_verdict_map(OutputFile& png, const std::string& title, const std::vector<StabilityPanel>& panels) {
   if (panels.empty()) throw Error("nothing to plot: the map has no run");
   static const std::vector<std::pair<std::string, std::string>> verdict_colours{
@@ -476,6 +496,21 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
       if (std::find(taus.begin(), taus.end(), p.tau) == taus.end()) taus.push_back(p.tau);
     }
   }
+  // The lower boundaries lie near -z*/tau (-1000), the upper ones near 0 (-0.5): k runs on a
+  // symmetric-log axis, linear within the spacing of the map's gains.
+  std::vector<double> gains;
+  for (const StabilityPanel& panel : panels) {
+    for (const StabilityPanel::Point& p : panel.points) gains.push_back(p.k);
+  }
+  std::sort(gains.begin(), gains.end());
+  double scale = INFINITY;
+  for (std::size_t i = 1; i < gains.size(); ++i) {
+    if (gains[i] > gains[i - 1]) scale = std::min(scale, gains[i] - gains[i - 1]);
+  }
+  if (!std::isfinite(scale)) scale = std::max(1.0, std::abs(k_min));
+  const auto x = [scale](double k) { return symmetric_log(k, scale); };
+  char scale_text[32];
+  std::snprintf(scale_text, sizeof scale_text, "%.3g", scale);
   std::string tics = "set ytics (";
   for (std::size_t i = 0; i < taus.size(); ++i) tics += (i ? ", " : "") + literal(number(taus[i])) + " " + number(taus[i]);
   tics += ")\n";
@@ -483,8 +518,11 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
   const int rows = static_cast<int>((panels.size() + 1) / static_cast<std::size_t>(columns));
   std::string script = terminal(std::max(1000, 620 * columns), std::max(500, 380 * rows)) +
                        "set logscale y\nset format y '%g'\nset format x '%g'\nset grid\nset key below horizontal\n"
-                       "set xlabel 'k [1/s]'\nset ylabel 'tau [s] (first start below, second above)'\n"
-                       "set xrange [" + number(k_min) + ":" + number(k_max) + "]\n"
+                       "set xlabel " +
+                       literal(std::string("k [1/s], symmetric log scale: linear within |k| < ") + scale_text) +
+                       "\nset ylabel 'tau [s] (first start below, second above)'\n" +
+                       symmetric_log_tics(k_min, k_max, scale) +
+                       "set xrange [" + number(x(k_min)) + ":" + number(x(k_max)) + "]\n"
                        "set yrange [" + number(tau_min * 0.8) + ":" + number(tau_max * 1.25) + "]\n" + tics +
                        "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) + " title " +
                        literal(title) + "\n";
@@ -507,7 +545,7 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
       for (const StabilityPanel::Point& p : panel.points) {
         if (p.verdict != verdict) continue;
         const auto index = std::find(starts.begin(), starts.end(), p.start) - starts.begin();
-        points.emplace_back(p.k, p.tau * (index == 0 ? 0.93 : 1.07));
+        points.emplace_back(x(p.k), p.tau * (index == 0 ? 0.93 : 1.07));
       }
       add_block(points, "with points pt 5 ps 0.4 lc rgb '" + colour + "'", verdict);
     }
@@ -515,11 +553,16 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
     for (const StabilityPanel::Point& p : panel.points) {
       const bool known = std::any_of(verdict_colours.begin(), verdict_colours.end(),
                                      [&](const auto& vc) { return vc.first == p.verdict; });
-      if (!known) other.emplace_back(p.k, p.tau);
+      if (!known) other.emplace_back(x(p.k), p.tau);
     }
     add_block(other, "with points pt 5 ps 0.4 lc rgb 'grey'", "error");
-    add_block(panel.lower_limit, "with linespoints lw 2 lc rgb 'black' dt 2", "linear limit z*/tau");
-    add_block(panel.upper_limit, "with linespoints lw 2 lc rgb 'black' dt 3", "linear limit -d/tau");
+    const auto drawn = [&](const std::vector<std::pair<double, double>>& limit) {
+      std::vector<std::pair<double, double>> points;
+      for (const auto& [k, tau] : limit) points.emplace_back(x(k), tau);
+      return points;
+    };
+    add_block(drawn(panel.lower_limit), "with linespoints lw 2 lc rgb 'black' dt 2", "linear limit z*/tau");
+    add_block(drawn(panel.upper_limit), "with linespoints lw 2 lc rgb 'black' dt 3", "linear limit -d/tau");
     if (plot.empty()) throw Error("nothing to plot for " + panel.method);
     script += data + "set title " + literal(panel.method) + "\n" + plot + "\n";
   }

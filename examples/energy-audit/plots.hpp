@@ -82,7 +82,8 @@ struct StabilityPanel {
   std::vector<std::pair<double, double>> lower_limit, upper_limit;  ///< (k, τ)
 };
 
-/// One panel per method: k on x, τ on a log y axis (the starts drawn just below and above
+/// One panel per method: k on a symmetric-log x axis (linear within the spacing of the gains, so
+/// that boundaries near -1000 and near 0 both show), τ on a log y axis (the starts drawn just below and above
 /// their τ), a colour per verdict, and the linear limits as lines. Throws energy_audit::Error
 /// when there is nothing to draw or gnuplot fails; `png` is left uncommitted.
 void plot_verdict_map(OutputFile& png, const std::string& title, const std::vector<StabilityPanel>& panels);

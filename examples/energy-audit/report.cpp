@@ -273,38 +273,66 @@ std::vector<std::string> history_columns(const ModelEntry& model, Form form, con
   return columns;
 }
 
-void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
-                          const std::vector<std::string>& independent) {
-  std::string header;
-  for (const std::string& column : history_columns(model, form, independent)) {
-    header += (header.empty() ? "" : ",") + column;
+HistoryCsv::HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
+                       const std::vector<std::string>& independent)
+    : file_(file) {
+  std::vector<std::string> columns = history_columns(model, form, independent);
+  if (form == Form::Lagrange && model.acceleration_function) {
+    accelerations_ = model.acceleration_function(setup);
+    acceleration_values_.resize(model.coordinate_names.size());
+    // After t, q and v: the columns a trajectory's samples have, in that order.
+    auto position = columns.begin() + static_cast<long>(1 + 2 * model.coordinate_names.size());
+    for (const std::string& name : model.coordinate_names) position = columns.insert(position, name + "_ddot") + 1;
   }
-  file.write(header + "\n");
+  if (model.extra_output_function) {
+    extra_outputs_ = model.extra_output_function(setup, form, independent);
+    extra_values_.resize(model.extra_output_names.size());
+  }
+  std::string header;
+  for (const std::string& column : columns) header += (header.empty() ? "" : ",") + column;
+  file_.write(header + "\n");
 }
 
-RowSink history_csv_sink(OutputFile& file, ExtraOutputFunction extra_outputs, std::size_t extra_output_count) {
-  return [&file, line = std::string(), extra_outputs = std::move(extra_outputs),
-          extra_values = std::vector<double>(extra_output_count)](const HistoryLayout& layout,
-                                                                  std::span<const double> rows) mutable {
-    const std::size_t row_size = layout.row_size();
-    char buffer[32];
-    for (std::size_t start = 0; start < rows.size(); start += row_size) {
-      line.clear();
-      for (std::size_t c = 0; c < row_size; ++c) {
-        if (c > 0) line += ',';
-        line += shortest(rows[start + c], buffer);
-      }
-      if (extra_outputs) {
-        extra_outputs(layout, rows.subspan(start, row_size), extra_values);
-        for (const double value : extra_values) {
-          line += ',';
-          line += shortest(value, buffer);
-        }
-      }
-      line += '\n';
-      file.write(line);
-    }
+RowSink HistoryCsv::sink() {
+  return [this](const HistoryLayout& layout, std::span<const double> rows) { write_rows(layout, rows); };
+}
+
+void HistoryCsv::finish(const Audit& audit) {
+  const std::span<const double> last = audit.last_row();
+  if (last.empty() || (rows_written_ > 0 && last[0] == last_t_written_)) return;
+  write_rows(audit.layout(), last);
+}
+
+void HistoryCsv::write_rows(const HistoryLayout& layout, std::span<const double> rows) {
+  const std::size_t row_size = layout.row_size();
+  char buffer[32];
+  const auto append = [&](double value) {
+    line_ += ',';
+    line_ += shortest(value, buffer);
   };
+  for (std::size_t start = 0; start < rows.size(); start += row_size) {
+    const std::span<const double> row = rows.subspan(start, row_size);
+    line_.clear();
+    line_ += shortest(row[0], buffer);
+    for (std::size_t c = 1; c < layout.energy_offset(); ++c) append(row[c]);
+    if (accelerations_) {
+      try {
+        accelerations_(layout, row, acceleration_values_);
+      } catch (const std::exception&) {  // a state the model's equations fail at (the run then ended there)
+        std::fill(acceleration_values_.begin(), acceleration_values_.end(), std::numeric_limits<double>::quiet_NaN());
+      }
+      for (const double value : acceleration_values_) append(value);
+    }
+    for (std::size_t c = layout.energy_offset(); c < row_size; ++c) append(row[c]);
+    if (extra_outputs_) {
+      extra_outputs_(layout, row, extra_values_);
+      for (const double value : extra_values_) append(value);
+    }
+    line_ += '\n';
+    file_.write(line_);
+    ++rows_written_;
+    last_t_written_ = row[0];
+  }
 }
 
 double observed_order(double resolution_prev, double delta_prev, double resolution, double delta) {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <energy_audit/audit.hpp>
 #include <energy_audit/history.hpp>
 
 #include "model_registry.hpp"
@@ -25,20 +26,42 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
 /// The run record as one JSON object (README "Command line"); non-finite numbers are null.
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
 
-/// Writes the header of the history CSV: t, the coordinates by name, NAME_dot (p_NAME in
-/// Hamilton's form, u_NAME for the independent velocities in Maggi's), T, T2, T1, T0, V, E, H,
-/// Z, C, for multiplier models the multipliers by name, Phi_norm, psi_norm, and last the model's
-/// extra outputs by name (extra_NAME for one named like a column before it).
-/// The names of the history's columns, as the CSV's header writes them: t, the coordinates, the
-/// second half (NAME_dot, p_NAME or u_NAME), the energies, the multipliers and drifts, the extra
-/// outputs.
+/// The names of the history's columns, as the audit stores them: t, the coordinates, the second
+/// half (NAME_dot, p_NAME or u_NAME), the energies, the multipliers and drifts, the extra outputs.
 std::vector<std::string> history_columns(const ModelEntry& model, Form form, const std::vector<std::string>& independent);
-void write_history_header(OutputFile& file, const ModelEntry& model, Form form,
-                          const std::vector<std::string>& independent);
-/// A row sink that appends the rows it is handed to `file` as CSV lines, each number in the
-/// shortest form that reads back to the same double, followed by the `extra_output_count`
-/// values of `extra_outputs` at the row's state when it is given. `file` must outlive the sink.
-RowSink history_csv_sink(OutputFile& file, ExtraOutputFunction extra_outputs = {}, std::size_t extra_output_count = 0);
+
+/// The history CSV of one run. Its header: t, the coordinates by name, NAME_dot (p_NAME in
+/// Hamilton's form, u_NAME for the independent velocities in Maggi's), in Lagrange's form of a
+/// model without multipliers each acceleration as NAME_ddot, then T, T2, T1, T0, V, E, H, Z, C,
+/// for multiplier models the multipliers by name, Phi_norm, psi_norm, and last the model's extra
+/// outputs by name (extra_NAME for one named like a column before it). Then one row per state
+/// the audit stores and, when --every left it out, the run's last state. Each number in the
+/// shortest form that reads back to the same double.
+class HistoryCsv {
+ public:
+  /// Writes the header to `file`, which must outlive this.
+  HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
+             const std::vector<std::string>& independent);
+  HistoryCsv(const HistoryCsv&) = delete;
+  HistoryCsv& operator=(const HistoryCsv&) = delete;
+
+  /// The audit's row sink (AuditOptions::row_sink): it appends the rows it is handed. It refers
+  /// to this object, which must outlive the run.
+  RowSink sink();
+  /// After the run (and the audit's flush_history): the audit's last row, unless it was the last
+  /// row written.
+  void finish(const Audit& audit);
+
+ private:
+  void write_rows(const HistoryLayout& layout, std::span<const double> rows);
+
+  OutputFile& file_;
+  ExtraOutputFunction accelerations_, extra_outputs_;
+  std::vector<double> acceleration_values_, extra_values_;
+  std::string line_;
+  std::size_t rows_written_ = 0;
+  double last_t_written_ = 0;
+};
 
 /// One row of `compare`: what a run gave, as it travels from the thread or rank that ran it,
 /// with the observed order of δ_C against the previous run of its method (with respect to the

@@ -201,20 +201,23 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
     }
     return interval;
   }
-  const std::string& step_option = settings.options.step;
-  const double h = settings.step;
-  if (!std::isfinite(h) || !(h > 0)) throw UsageError(step_option + ": " + to_text(h) + " must be > 0");
-  if (h > span) {
-    throw UsageError(step_option + ": " + to_text(h) + " is longer than the interval [" + to_text(interval.t0) +
+  check_fixed_step(settings.options.step, settings.step, interval);
+  return interval;
+}
+
+void check_fixed_step(const std::string& option, double step, const Interval& interval) {
+  const double span = interval.t_end - interval.t0;
+  if (!std::isfinite(step) || !(step > 0)) throw UsageError(option + ": " + to_text(step) + " must be > 0");
+  if (step > span) {
+    throw UsageError(option + ": " + to_text(step) + " is longer than the interval [" + to_text(interval.t0) +
                      ", " + to_text(interval.t_end) + "]");
   }
-  const double steps = std::ceil(span / h);
+  const double steps = std::ceil(span / step);
   if (steps > max_fixed_steps) {
-    throw UsageError(step_option + ": " + to_text(h) + " gives " + to_text(steps) + " steps over [" +
+    throw UsageError(option + ": " + to_text(step) + " gives " + to_text(steps) + " steps over [" +
                      to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
                      to_text(max_fixed_steps) + "; take a larger step or a shorter --t-end");
   }
-  return interval;
 }
 
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {

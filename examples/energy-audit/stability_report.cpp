@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -29,9 +30,20 @@ std::string short_number(double value) {
   return buffer;
 }
 
+/// "a | b" with as many significant digits (6 at least) as it takes the two to differ.
+std::string pair_text(double a, double b) {
+  char first[32], second[32];
+  for (int digits = 6;; ++digits) {
+    std::snprintf(first, sizeof first, "%.*g", digits, a);
+    std::snprintf(second, sizeof second, "%.*g", digits, b);
+    if (a == b || std::string_view(first) != second || digits == std::numeric_limits<double>::max_digits10) break;
+  }
+  return std::string(first) + " | " + second;
+}
+
 std::string boundary_text(const std::optional<OperationalBoundary>& b) {
   if (!b) return "none";
-  std::string text = short_number(b->last_stable) + " | " + short_number(b->first_unstable);
+  std::string text = pair_text(b->last_stable, b->first_unstable);
   if (b->passing_beyond > 0) text += " (" + std::to_string(b->passing_beyond) + " passing beyond)";
   return text;
 }

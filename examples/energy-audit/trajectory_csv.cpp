@@ -1,7 +1,12 @@
 #include "trajectory_csv.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -31,40 +36,62 @@ std::vector<std::string> trajectory_columns(const std::vector<std::string>& coor
 }
 
 TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names) {
+  // ifstream opens a directory and reads nothing from it, and says nothing of why an open failed.
+  const auto cannot_read = [&](int error) {
+    return UsageError("FILE: cannot read " + quoted_path(path) + ": " + std::strerror(error));
+  };
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) throw cannot_read(errno);
+  if (S_ISDIR(status.st_mode)) throw cannot_read(EISDIR);
   std::ifstream in(path);
-  if (!in) throw UsageError("FILE: cannot read " + quoted_path(path));
+  if (!in) throw cannot_read(errno);
   const std::vector<std::string> expected = trajectory_columns(coordinate_names);
   std::string expected_header;
   for (const std::string& c : expected) expected_header += (expected_header.empty() ? "" : ",") + c;
   const auto fail = [&](std::size_t line, const std::string& what) -> UsageError {
     return UsageError("FILE: " + quoted_path(path) + ", line " + std::to_string(line) + ": " + what);
   };
+  const std::string needed = "the header must name " + expected_header + " (other columns are skipped)";
   std::string line;
-  if (!std::getline(in, line)) throw fail(1, "empty; the header must be " + expected_header);
+  if (!std::getline(in, line)) {
+    if (in.bad()) throw cannot_read(errno);
+    throw fail(1, "empty; " + needed);
+  }
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (split(line) != expected) throw fail(1, "the header is '" + line + "'; it must be " + expected_header);
+  // Where each needed column is: a run's history (`run --csv`) has more of them, in its own order.
+  const std::vector<std::string> header = split(line);
+  std::vector<std::size_t> position;
+  for (const std::string& column : expected) {
+    const auto found = std::find(header.begin(), header.end(), column);
+    if (found == header.end()) throw fail(1, "the header '" + line + "' has no column " + column + "; " + needed);
+    if (std::find(found + 1, header.end(), column) != header.end()) {
+      throw fail(1, "the header '" + line + "' has two columns " + column);
+    }
+    position.push_back(static_cast<std::size_t>(found - header.begin()));
+  }
   const auto n = static_cast<Index>(coordinate_names.size());
   std::vector<std::vector<double>> rows;
   for (std::size_t number = 2; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const std::vector<std::string> fields = split(line);
-    if (fields.size() != expected.size()) {
-      throw fail(number, std::to_string(fields.size()) + " fields; the header has " + std::to_string(expected.size()));
+    if (fields.size() != header.size()) {
+      throw fail(number, std::to_string(fields.size()) + " fields; the header has " + std::to_string(header.size()));
     }
-    std::vector<double> row(fields.size());
-    for (std::size_t k = 0; k < fields.size(); ++k) {
-      const std::string& f = fields[k];
+    std::vector<double> row(expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      const std::string& f = fields[position[k]];
       const auto [end, error] = std::from_chars(f.data(), f.data() + f.size(), row[k]);
       if (error != std::errc() || end != f.data() + f.size() || !std::isfinite(row[k])) {
         throw fail(number, expected[k] + " = '" + f + "' is not a finite number");
       }
     }
     if (!rows.empty() && !(row[0] > rows.back()[0])) {
-      throw fail(number, "t = " + fields[0] + " does not increase");
+      throw fail(number, "t = " + fields[position[0]] + " does not increase");
     }
     rows.push_back(std::move(row));
   }
+  if (in.bad()) throw cannot_read(errno);
   if (rows.size() < 2) throw fail(1, std::to_string(rows.size()) + " samples; at least 2 are needed");
   const auto count = static_cast<Index>(rows.size());
   TrajectorySamples s{Vector(count), Matrix(n, count), Matrix(n, count), Matrix(n, count)};

@@ -1,8 +1,10 @@
 #pragma once
 /// \file
 /// Samples (t, q, v, a) of a trajectory computed elsewhere, read from a CSV file for
-/// `energy-audit audit-trajectory`: a header `t,Q1..Qn,Q1_dot..Qn_dot,Q1_ddot..Qn_ddot` with the
-/// model's coordinate names, then one row of finite numbers per sample, times increasing.
+/// `energy-audit audit-trajectory`: a header that names `t,Q1..Qn,Q1_dot..Qn_dot,Q1_ddot..Qn_ddot`
+/// with the model's coordinate names, in any order among other columns (a history written by
+/// `run --csv` in Lagrange's form has them all), then one row per sample, times increasing, with
+/// finite numbers in those columns.
 
 #include <string>
 #include <vector>
@@ -14,7 +16,8 @@ namespace energy_audit::cli {
 /// The header the model's samples need.
 std::vector<std::string> trajectory_columns(const std::vector<std::string>& coordinate_names);
 
-/// Reads the samples; throws UsageError naming the file, the line and what is wrong with it.
+/// Reads the samples; throws UsageError naming the file, the line and what is wrong with it, or
+/// the reason the system gives when the file cannot be read ("No such file or directory").
 TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names);
 
 }  // namespace energy_audit::cli

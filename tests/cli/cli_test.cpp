@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -112,6 +113,41 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_one_line_usage_error_naming_it) {
   expect_usage_error("run crane --csv ''", "--csv");  // an empty file name
   expect_usage_error("run crane --method cvode-bdf --t-end 1e-300", "--t-end");  // too short for CVODES to start
   expect_usage_error("run crane-dae --method idas --t-end 1e-300", "--t-end");
+}
+
+// A parameter or initial value given twice is refused, not silently the last one; a sweep's
+// message says how it takes several values.
+BOOST_AUTO_TEST_CASE(a_name_given_twice_is_a_usage_error) {
+  expect_usage_error("run crane --set m1=1 --set m1=2", "--set: m1 is given twice (m1=1, m1=2)");
+  expect_usage_error("run crane --init x1=0.1 --init x1=0.2", "--init: x1 is given twice");
+  expect_usage_error("compare crane --methods rk4 --set m1=1 --set s=1 --set m1=2", "m1 is given twice");
+  expect_usage_error("advise crane --set m1=1 --set m1=1", "m1 is given twice");
+  expect_usage_error("stability ellipse --set c=1 --set c=2", "c is given twice");
+  expect_usage_error("audit-trajectory crane x.csv --set m1=1 --set m1=2", "m1 is given twice");
+  expect_usage_error("sweep crane --set m1=1 --set m1=2,3", "in one: --set m1=1,2,3");
+  expect_usage_error("sweep crane --init x1=0.1 --init x1=0.2", "--init x1=0.1,0.2");
+}
+
+// A fixed step longer than the interval is refused on the kinematic models as on the others.
+BOOST_AUTO_TEST_CASE(a_step_longer_than_the_interval_is_refused_on_kinematic_models) {
+  expect_usage_error("run ellipse --step 30", "--step: 30 is longer than the interval [0, 20]");
+  expect_usage_error("run ellipse --t-end 1 --step 2", "--step: 2 is longer than the interval [0, 1]");
+  expect_usage_error("stability ellipse --steps 0.01,30", "--steps: 30 is longer than the interval [0, 20]");
+  expect_usage_error("run ellipse --step 1e-300", "--step");  // too many steps
+}
+
+// A command's --help lists only the options it takes.
+BOOST_AUTO_TEST_CASE(help_lists_only_the_options_a_command_takes) {
+  const Result advise = energy_audit("advise --help");
+  BOOST_TEST(advise.status == 0);
+  // An option's line starts with it (the footer names --fail-on-verdict too).
+  BOOST_TEST(advise.out.find("\n  --target") != std::string::npos, advise.out);
+  BOOST_TEST(advise.out.find("\n  --threshold") == std::string::npos, advise.out);
+  BOOST_TEST(advise.out.find("\n  --fail-on-verdict") == std::string::npos, advise.out);
+  const Result run = energy_audit("run --help");
+  BOOST_TEST(run.out.find("\n  --threshold") != std::string::npos, run.out);
+  BOOST_TEST(run.out.find("\n  --fail-on-verdict") != std::string::npos, run.out);
+  expect_usage_error("advise crane --fail-on-verdict", "--fail-on-verdict");
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_command_is_named_with_the_commands) {
@@ -338,7 +374,7 @@ BOOST_AUTO_TEST_CASE(run_writes_the_json_record_and_the_history) {
 
   const auto rows = lines_of(read_file(csv));
   BOOST_TEST_REQUIRE(rows.size() == 5002u);  // header + t0 + 5000 steps
-  BOOST_TEST(rows[0] == "t,x1,phi,x1_dot,phi_dot,T,T2,T1,T0,V,E,H,Z,C");
+  BOOST_TEST(rows[0] == "t,x1,phi,x1_dot,phi_dot,x1_ddot,phi_ddot,T,T2,T1,T0,V,E,H,Z,C");
   BOOST_TEST(rows[1].substr(0, 6) == "0,0.5,");
 }
 
@@ -355,7 +391,7 @@ BOOST_AUTO_TEST_CASE(extra_outputs_are_written_beside_the_history) {
 
   const auto rows = lines_of(read_file(csv));
   BOOST_TEST_REQUIRE(rows.size() == 10002u);  // header + t0 + 10000 steps over [0, 10]
-  BOOST_TEST(rows[0] == "t,x,gamma,x_dot,gamma_dot,T,T2,T1,T0,V,E,H,Z,C,p_x");
+  BOOST_TEST(rows[0] == "t,x,gamma,x_dot,gamma_dot,x_ddot,gamma_ddot,T,T2,T1,T0,V,E,H,Z,C,p_x");
   const auto last_number = [](const std::string& row) { return std::stod(row.substr(row.rfind(',') + 1)); };
   BOOST_TEST(last_number(rows[1]) == 0.0);  // p_x(0) = 0 at rest, β(0) = 0
   double max_p_x = 0;
@@ -741,21 +777,70 @@ BOOST_AUTO_TEST_CASE(file_names_are_never_run_as_commands) {
   }
 }
 
-// A usage error creates no file, and leaves no earlier result under a name it was asked to write.
-BOOST_AUTO_TEST_CASE(a_usage_error_leaves_no_file_under_the_requested_names) {
+// A usage error, a mistyped option included, creates no file and leaves every file as it was, in
+// every command.
+BOOST_AUTO_TEST_CASE(a_usage_error_leaves_every_file_as_it_was) {
   const fs::path dir = fresh_dir("usage");
+  fs::create_directory(dir / "plots");
   for (const std::vector<std::string>& arguments :
        {std::vector<std::string>{"run", "crane", "--step", "0", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"run", "crane", "--json", "o.json", "--step", "0"},
         std::vector<std::string>{"run", "crane", "--t-end", "-1", "--csv", "o.csv", "--json", "o.json"},
         std::vector<std::string>{"run", "crane", "--rtol", "1e-6", "--csv", "o.csv", "--json", "o.json"},
-        std::vector<std::string>{"compare", "crane", "--steps", "9", "--csv", "o.csv", "--plot", "o.json"}}) {
+        std::vector<std::string>{"run", "crane", "--csv", "o.csv", "--json", "o.json", "--stepp", "1e-3"},
+        std::vector<std::string>{"run", "ellipse", "--set", "m=1", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"compare", "crane", "--steps", "9", "--csv", "o.csv", "--plot", "o.json"},
+        std::vector<std::string>{"sweep", "crane", "--steps", "9", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"advise", "crane", "--target", "-1", "--json", "o.json"},
+        std::vector<std::string>{"stability", "ellipse", "--k", "1:0:2", "--csv", "o.csv", "--json", "o.json"},
+        std::vector<std::string>{"audit-trajectory", "crane", "no-such.csv", "--json", "o.json"},
+        std::vector<std::string>{"reproduce", "seed001", "--plots", "plots", "--csv", "o.csv", "--json", "o.json"}}) {
     std::ofstream(dir / "o.csv") << "stale\n";
     std::ofstream(dir / "o.json") << "{\"verdict\": \"pass\"}\n";
     const Process p = run_cli(arguments, dir);
     BOOST_TEST(p.status == 2, p.err);
     BOOST_TEST(line_count(p.err) == 1u, p.err);
-    BOOST_TEST(entries_of(dir).empty(), arguments[2] << " " << arguments[3]);
+    BOOST_TEST((entries_of(dir) == std::vector<std::string>{"o.csv", "o.json", "plots"}),
+               arguments[2] << " " << arguments[3]);
+    BOOST_TEST(read_file(dir / "o.csv") == "stale\n");
+    BOOST_TEST(read_file(dir / "o.json") == "{\"verdict\": \"pass\"}\n");
   }
+}
+
+// "-" is standard output, which then carries the file alone: the summary goes to standard error.
+// /dev/stdout and /dev/stderr are written in place, into a file or a pipe; no file named "-" is
+// made. Two outputs on one stream are a usage error.
+BOOST_AUTO_TEST_CASE(dash_is_standard_output_and_devices_are_written_in_place) {
+  const fs::path dir = fresh_dir("streams");
+  const Process json = run_cli({"run", "crane", "--json", "-"}, dir);
+  BOOST_TEST_REQUIRE(json.status == 0, json.err);
+  BOOST_TEST(nlohmann::json::parse(json.out)["verdict"] == "pass");  // the JSON and nothing else
+  BOOST_TEST(json.err.find("verdict    pass") != std::string::npos, json.err);
+
+  const Process csv = run_cli({"run", "crane", "--every", "1000", "--csv", "-"}, dir);
+  BOOST_TEST_REQUIRE(csv.status == 0, csv.err);
+  const auto rows = lines_of(csv.out);
+  BOOST_TEST_REQUIRE(rows.size() == 7u);  // the header and t = 0, 1, ..., 5
+  BOOST_TEST(rows[0].rfind("t,x1,phi,", 0) == 0u, rows[0]);
+  BOOST_TEST(rows[6].rfind("5,", 0) == 0u, rows[6]);
+
+  const Process devices =
+      run_cli({"run", "crane", "--every", "1000", "--json", "/dev/stdout", "--csv", "/dev/stderr"}, dir);
+  BOOST_TEST_REQUIRE(devices.status == 0, devices.err);
+  BOOST_TEST(nlohmann::json::parse(devices.out)["verdict"] == "pass");
+  BOOST_TEST(devices.err.find("t,x1,phi,x1_dot,phi_dot") != std::string::npos, devices.err);
+  BOOST_TEST(devices.err.find("verdict    pass") != std::string::npos, devices.err);
+  BOOST_TEST(entries_of(dir).empty());
+
+  // Into a pipe: /dev/stdout leads to a pipe, which has no name to follow.
+  const Result piped =
+      run_shell_command(std::string("{ ") + ENERGY_AUDIT_CLI + " run crane --json /dev/stdout | cat; }");
+  BOOST_TEST(piped.err.find("verdict    pass") != std::string::npos, piped.err);
+  BOOST_TEST(nlohmann::json::parse(piped.out)["verdict"] == "pass");
+
+  expect_usage_error("run crane --csv - --json -", "standard output");
+  expect_usage_error("run crane --csv - --json /dev/stdout", "standard output");
+  expect_usage_error("run crane --csv /dev/stderr --json /dev/stderr", "standard error");
 }
 
 BOOST_AUTO_TEST_CASE(outputs_naming_one_file_and_unwritable_names_are_usage_errors_with_the_reason) {
@@ -1071,6 +1156,60 @@ BOOST_AUTO_TEST_CASE(a_trajectory_computed_elsewhere_is_audited_from_its_samples
   expect_usage_error("audit-trajectory crane " + bad.string(), "header");
   expect_usage_error("audit-trajectory crane-dae " + right.string(), "multipliers");
   expect_usage_error("audit-trajectory crane " + (scratch_dir() / "none.csv").string(), "cannot read");
+}
+
+// A run's history is a trajectory audit-trajectory takes: the CSV has the model's accelerations
+// at each row's state, and its last row is the end of the run whatever --every thins.
+BOOST_AUTO_TEST_CASE(a_runs_history_is_audited_by_audit_trajectory) {
+  const fs::path dir = fresh_dir("round-trip");
+  const Process run = run_cli({"run", "crane", "--every", "7", "--csv", "run.csv"}, dir);
+  BOOST_TEST_REQUIRE(run.status == 0, run.err);
+  const auto rows = lines_of(read_file(dir / "run.csv"));
+  BOOST_TEST_REQUIRE(rows.size() == 1u + 715u + 1u);  // the header, steps 0, 7, ..., 4998, and t = 5
+  BOOST_TEST(rows.back().rfind("5,", 0) == 0u, rows.back());
+  for (const std::string& row : {rows[1], rows[400], rows.back()}) {
+    std::vector<double> x;
+    std::istringstream fields(row);
+    for (std::string field; std::getline(fields, field, ',');) x.push_back(std::stod(field));
+    const std::array<double, 2> a = crane_accelerations(x[0], {x[1], x[2]}, {x[3], x[4]});
+    BOOST_TEST(x[5] == a[0], tolerance(1e-15));
+    BOOST_TEST(x[6] == a[1], tolerance(1e-15));
+  }
+  const Process audited = run_cli({"audit-trajectory", "crane", "run.csv", "--json", "audit.json"}, dir);
+  BOOST_TEST(audited.status == 0, audited.err);
+  BOOST_TEST(audited.out.find("716 samples over [0, 5]") != std::string::npos, audited.out);
+  BOOST_TEST(nlohmann::json::parse(read_file(dir / "audit.json"))["verdict"] == "pass");
+
+  // crane-wrong's run, audited with the crane's energies, fails.
+  BOOST_TEST_REQUIRE(run_cli({"run", "crane-wrong", "--every", "10", "--csv", "wrong.csv"}, dir).status == 0);
+  const Process wrong = run_cli({"audit-trajectory", "crane", "wrong.csv"}, dir);
+  BOOST_TEST(wrong.status == 0, wrong.err);
+  BOOST_TEST(wrong.out.find("verdict: fail") != std::string::npos, wrong.out);
+}
+
+// What the system says when the samples cannot be read.
+BOOST_AUTO_TEST_CASE(unreadable_samples_are_refused_with_the_reason) {
+  expect_usage_error("audit-trajectory crane " + scratch_dir().string(), "Is a directory");
+  expect_usage_error("audit-trajectory crane " + (scratch_dir() / "no-such.csv").string(), "No such file or directory");
+  const fs::path header_only = scratch_dir() / "no-ddot.csv";
+  std::ofstream(header_only) << "t,x1,phi,x1_dot,phi_dot\n0,1,2,3,4\n";
+  expect_usage_error("audit-trajectory crane " + header_only.string(), "has no column x1_ddot");
+}
+
+// The boundaries of a stability map are printed with the digits that tell them apart.
+BOOST_AUTO_TEST_CASE(stability_boundaries_are_printed_apart) {
+  const Result r = energy_audit("stability ellipse --methods euler --steps 0.002 --k -1002:0.5:-999");
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const std::string marker = "lower ";
+  const std::size_t at = r.out.find(marker);
+  BOOST_TEST_REQUIRE(at != std::string::npos, r.out);
+  const std::string boundary = r.out.substr(at + marker.size(), r.out.find(',', at) - at - marker.size());
+  const std::size_t bar = boundary.find(" | ");
+  BOOST_TEST_REQUIRE(bar != std::string::npos, boundary);
+  const std::string last_stable = boundary.substr(0, bar), first_unstable = boundary.substr(bar + 3);
+  BOOST_TEST(last_stable != first_unstable, r.out);
+  BOOST_TEST(std::stod(last_stable) > std::stod(first_unstable));  // the lower boundary: stable above
+  BOOST_TEST(std::stod(last_stable) == -1000.55, tolerance(1e-5));
 }
 
 BOOST_AUTO_TEST_CASE(a_compare_on_threads_equals_the_serial_one) {

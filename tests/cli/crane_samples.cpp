@@ -39,3 +39,10 @@ std::string crane_samples_csv(CraneEquations equations) {
   return equations == CraneEquations::Correct ? samples_of<energy_audit::examples::Crane>()
                                               : samples_of<energy_audit::examples::CraneWrong>();
 }
+
+std::array<double, 2> crane_accelerations(double t, const std::array<double, 2>& q, const std::array<double, 2>& v) {
+  using Coordinates = energy_audit::examples::Crane::Coordinates<double>;
+  const Coordinates a =
+      energy_audit::examples::Crane{}.accelerations(Coordinates(q[0], q[1]), Coordinates(v[0], v[1]), t);
+  return {a[0], a[1]};
+}

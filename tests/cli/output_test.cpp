@@ -245,6 +245,32 @@ BOOST_AUTO_TEST_CASE(devices_are_written_in_place_never_replaced) {
   BOOST_TEST(fs::is_character_file(full));
 }
 
+// A pipe reached through /dev/fd/N or /proc/self/fd/N (a link to "pipe:[...]", no path) is written
+// in place; a descriptor that is closed or read-only is refused with the reason.
+BOOST_AUTO_TEST_CASE(descriptors_and_pipes_are_written_in_place) {
+  int ends[2];
+  BOOST_TEST_REQUIRE(::pipe(ends) == 0);
+  for (const std::string& name : {"/dev/fd/" + std::to_string(ends[1]), "/proc/self/fd/" + std::to_string(ends[1])}) {
+    BOOST_CHECK_NO_THROW(check_output_path("--csv", name));
+    OutputFile file(name);
+    file.write(name + "\n");
+    file.commit();
+  }
+  ::close(ends[1]);
+  std::string received(256, '\0');
+  received.resize(static_cast<std::size_t>(std::max<ssize_t>(0, ::read(ends[0], received.data(), received.size()))));
+  BOOST_TEST(received == "/dev/fd/" + std::to_string(ends[1]) + "\n/proc/self/fd/" + std::to_string(ends[1]) + "\n");
+  const std::string read_end = "/dev/fd/" + std::to_string(ends[0]);
+  BOOST_TEST(message_of([&] { check_output_path("--csv", read_end); }) ==
+             "--csv: cannot write '" + read_end + "': " + std::strerror(EBADF));
+  ::close(ends[0]);
+  BOOST_TEST(message_of([&] { check_output_path("--csv", read_end); }) ==
+             "--csv: cannot write '" + read_end + "': " + std::strerror(EBADF));
+  using Outputs = std::vector<std::pair<std::string, std::string>>;
+  BOOST_TEST(message_of([] { check_distinct_outputs(Outputs{{"--csv", "-"}, {"--json", "/dev/stdout"}}); }) ==
+             "--csv and --json both write to standard output");
+}
+
 BOOST_AUTO_TEST_CASE(missing_directory_directory_target_and_empty_name_are_refused_with_the_reason) {
   const fs::path dir = fresh_dir("refused");
   write_file(dir / "file", "");
@@ -604,6 +630,51 @@ BOOST_AUTO_TEST_CASE(failing_gnuplot_reports_its_message_and_leaves_no_file) {
   OutputFile file((dir / "p.png").string());
   const std::string message = message_of([&] { plot_work_precision(file, "crane", work_precision_points(), 1e-3); });
   BOOST_TEST(contains(message, "gnuplot not found"), message);
+}
+
+// The stability map's gains run from -1500 to 3: its lower boundaries lie near -1000, its upper
+// ones within 0.5 of 0. On the drawn k axis (the script gnuplot gets) the upper ones must take a
+// visible part of the width, not a pixel at its right end.
+BOOST_AUTO_TEST_CASE(the_stability_plot_shows_the_upper_boundary) {
+  const fs::path fake = fake_gnuplot("capture", "cat > \"$(dirname \"$0\")/script.gp\"\nprintf image\n");
+  const ScopedPath path(fake.string() + ":/usr/bin:/bin");
+  StabilityPanel panel{"euler", {}, {{-1000.0, 0.002}}, {{-0.018, 0.002}}};
+  for (int i = 0; i <= 3006; ++i) {
+    const double k = -1500 + 0.5 * i;
+    panel.points.push_back({k, 0.002, "on_constraint", k < -1000 || k >= 0 ? "unstable" : "stable"});
+  }
+  const fs::path dir = fresh_dir("stability-plot");
+  OutputFile png((dir / "map.png").string());
+  plot_verdict_map(png, "stability of ellipse", {panel});
+  png.commit();
+  const std::string script = read_file(fake / "script.gp");
+
+  const auto range_at = script.find("set xrange [");
+  BOOST_TEST_REQUIRE(range_at != std::string::npos, script.substr(0, 2000));
+  std::istringstream range(script.substr(range_at + 12));
+  double x_min = 0, x_max = 0;
+  char colon = 0;
+  range >> x_min >> colon >> x_max;
+  BOOST_TEST_REQUIRE(x_max > x_min);
+  // The x values of the data block drawn with `title`.
+  const auto drawn_x = [&](const std::string& title) {
+    const std::size_t title_at = script.find(" title '" + title + "'");
+    BOOST_TEST_REQUIRE(title_at != std::string::npos, title);
+    const std::size_t name_at = script.rfind('$', title_at);
+    const std::string name = script.substr(name_at, script.find(' ', name_at) - name_at);
+    std::istringstream block(script.substr(script.find(name + " << EOD\n") + name.size() + 8));
+    std::vector<double> xs;
+    for (std::string line; std::getline(block, line) && line != "EOD";) xs.push_back(std::stod(line));
+    return xs;
+  };
+  const std::vector<double> stable = drawn_x("stable"), upper_limit = drawn_x("linear limit -d/tau");
+  const double width = x_max - x_min;
+  // From the last stable gain (-0.5) to the end of the axis (3), and from the upper linear limit
+  // (-0.018) to it: on a linear axis 0.23 % and 0.2 % of the width.
+  BOOST_TEST((x_max - *std::max_element(stable.begin(), stable.end())) / width > 0.05);
+  BOOST_TEST_REQUIRE(upper_limit.size() == 1u);
+  BOOST_TEST((x_max - upper_limit[0]) / width > 0.05);
+  BOOST_TEST(script.find("'-1000' ") != std::string::npos);  // the k axis is labelled in k
 }
 
 BOOST_AUTO_TEST_CASE(nothing_to_draw_is_an_error) {
