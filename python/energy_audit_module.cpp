@@ -1,12 +1,18 @@
 // The Python module `energy_audit`: every model the command line knows, run with every method
-// and option it has (run_model.hpp), and the audit of a trajectory computed elsewhere
-// (trajectory_audit.hpp). Histories come back as one NumPy array that owns the rows the audit
-// wrote, block by block, with a view per column.
+// and option it has (run_model.hpp), checked by the same rules, and the audit of a trajectory
+// computed elsewhere (trajectory_audit.hpp). Histories come back as one NumPy array that owns the
+// rows the audit wrote, block by block, with a view per column. A run goes on a thread of its
+// own while the calling thread, holding the GIL now and then, lets Python's signal handlers run
+// (Ctrl-C stops the run at a step boundary) and draws the progress line.
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +20,8 @@
 #include <vector>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/run_progress.hpp>
+#include <energy_audit/stop_request.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
 #include "methods.hpp"
@@ -55,26 +63,31 @@ std::vector<cli::Assignment> assignments(const std::map<std::string, double>& va
   return list;
 }
 
-/// The keyword arguments of `run`, with the command line's defaults.
+/// The keyword arguments of `run`; an option left out is absent (the command line's default
+/// applies), so that one given where it has no effect is refused as on the command line.
 struct RunArguments {
   std::string method = "rk4";
-  double step = 1e-3, rtol = 1e-8, atol = 1e-10;
-  long max_steps = 100000;
-  std::string z_as = "state", iteration = "newton";
-  double initial_step = 0, max_step = 0;
-  std::optional<double> t_end;
+  std::optional<double> step, rtol, atol;
+  std::optional<long> max_steps;
+  std::optional<std::string> z_as, iteration;
+  std::optional<double> initial_step, max_step, t_end;
   std::map<std::string, double> set, init;
   std::optional<std::string> form;
   std::vector<std::string> independent;
-  double threshold = 1e-3, drift_threshold = ea::AuditOptions{}.drift_threshold;
+  double threshold = 1e-3;
+  std::optional<double> drift_threshold;
   std::string stabilize = "none";
-  std::pair<double, double> baumgarte{5.0, 5.0};
+  std::optional<std::pair<double, double>> baumgarte;
   std::optional<std::string> phase;
-  std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every;
-  double equation_threshold = ea::AuditOptions{}.equation_threshold;
-  std::size_t every = 1;
+  std::optional<std::size_t> equation_check_every;
+  std::optional<double> equation_threshold;
+  std::optional<std::size_t> every;
   bool history = true;
+  bool progress = false;
 };
+
+/// Histories above this many bytes are announced by a warning before the run starts.
+constexpr double history_warning_bytes = 256.0 * 1024 * 1024;
 
 /// The value of `choices` named `text`; UsageError naming the argument otherwise.
 template <class Enum>
@@ -86,28 +99,46 @@ Enum choose(const char* argument, const std::string& text, const std::map<std::s
   throw cli::UsageError(std::string(argument) + ": '" + text + "' is none of " + names);
 }
 
-RunResult run(const std::string& model_name, const RunArguments& arguments) {
-  const cli::ModelEntry& model = cli::find_model(model_name);
+/// The settings of `arguments`; the options given that have no effect are refused as on the
+/// command line (run_model.hpp), the messages naming Python's arguments. check_settings does the
+/// rest.
+cli::RunSettings run_settings(const cli::ModelEntry& model, const RunArguments& arguments) {
   cli::RunSettings settings;
+  settings.options = cli::OptionNames::keyword_arguments();
   settings.method = cli::find_method(arguments.method, "method");
-  settings.step = arguments.step;
-  settings.cvodes.rtol = arguments.rtol;
-  settings.cvodes.atol = arguments.atol;
-  settings.cvodes.max_steps = arguments.max_steps;
-  settings.cvodes.z_mode = choose<ea::sun::ZMode>("z_as", arguments.z_as,
-                                                  {{"state", ea::sun::ZMode::State}, {"quadrature", ea::sun::ZMode::Quadrature}});
-  settings.cvodes.iteration = choose<ea::sun::NonlinearIteration>(
-      "iteration", arguments.iteration,
-      {{"newton", ea::sun::NonlinearIteration::Newton}, {"fixed-point", ea::sun::NonlinearIteration::FixedPoint}});
-  settings.cvodes.initial_step = arguments.initial_step;
-  settings.cvodes.max_step = arguments.max_step;
+  // Takes an argument that was given, and notes it under the command line's name of the option.
+  const auto take = [&settings](const char* name, const auto& argument, auto& field) {
+    if (!argument) return;
+    settings.given.insert(name);
+    field = *argument;
+  };
+  take("step", arguments.step, settings.step);
+  take("rtol", arguments.rtol, settings.cvodes.rtol);
+  take("atol", arguments.atol, settings.cvodes.atol);
+  take("max-steps", arguments.max_steps, settings.cvodes.max_steps);
+  take("initial-step", arguments.initial_step, settings.cvodes.initial_step);
+  take("max-step", arguments.max_step, settings.cvodes.max_step);
+  take("drift-threshold", arguments.drift_threshold, settings.audit.drift_threshold);
+  take("equation-check-every", arguments.equation_check_every, settings.audit.equation_check_every);
+  take("equation-threshold", arguments.equation_threshold, settings.audit.equation_threshold);
+  if (arguments.z_as) {
+    settings.given.insert("z-as");
+    settings.cvodes.z_mode = choose<ea::sun::ZMode>(
+        "z_as", *arguments.z_as, {{"state", ea::sun::ZMode::State}, {"quadrature", ea::sun::ZMode::Quadrature}});
+  }
+  if (arguments.iteration) {
+    settings.given.insert("iteration");
+    settings.cvodes.iteration = choose<ea::sun::NonlinearIteration>(
+        "iteration", *arguments.iteration,
+        {{"newton", ea::sun::NonlinearIteration::Newton}, {"fixed-point", ea::sun::NonlinearIteration::FixedPoint}});
+  }
+  if (arguments.baumgarte) {
+    settings.given.insert("baumgarte");
+    settings.baumgarte = {arguments.baumgarte->first, arguments.baumgarte->second};
+  }
   settings.t_end = arguments.t_end;
   settings.independent = arguments.independent;
   settings.audit.threshold = arguments.threshold;
-  settings.audit.drift_threshold = arguments.drift_threshold;
-  settings.audit.equation_check_every = arguments.equation_check_every;
-  settings.audit.equation_threshold = arguments.equation_threshold;
-  settings.baumgarte = {arguments.baumgarte.first, arguments.baumgarte.second};
   if (arguments.phase) {
     settings.phase = choose<ea::PiecePhase>("phase", *arguments.phase,
                                             {{"right", ea::PiecePhase::Right}, {"midpoint", ea::PiecePhase::Midpoint}});
@@ -122,24 +153,179 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   settings.stabilization = choose<cli::Stabilization>(
       "stabilize", arguments.stabilize,
       {{"none", cli::Stabilization::None}, {"baumgarte", cli::Stabilization::Baumgarte}, {"ggl", cli::Stabilization::Ggl}});
-  if (arguments.every == 0) throw cli::UsageError("every: must be >= 1");
+  cli::check_model_options_apply(model, settings);
+  cli::check_method_options_apply(settings.given, settings.options, cli::methods_used(settings.method));
+  if (arguments.every) {
+    if (*arguments.every == 0) throw cli::UsageError("every: must be >= 1");
+    if (!arguments.history) throw cli::UsageError("every: thins the history, which history=False does not keep");
+  }
+  return settings;
+}
+
+/// The rows the history will hold: a fixed-step run's steps over `every`, an adaptive run's at
+/// most max_steps over `every`, and the initial and the last state.
+double history_rows(const cli::RunSettings& settings, const ea::Interval& interval, std::size_t every) {
+  const double steps = settings.method.adaptive() ? static_cast<double>(settings.cvodes.max_steps)
+                                                  : std::ceil((interval.t_end - interval.t0) / settings.step);
+  return std::floor(steps / static_cast<double>(every)) + 2;
+}
+
+/// Warns (a UserWarning) when the history may hold more than history_warning_bytes.
+void warn_of_a_large_history(const cli::RunSettings& settings, const ea::Interval& interval, std::size_t every,
+                             std::size_t columns) {
+  const double rows = history_rows(settings, interval, every);
+  const double bytes = rows * static_cast<double>(columns * sizeof(double));
+  if (bytes <= history_warning_bytes) return;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "run: the history will hold %s%.0f rows x %zu columns (%.0f MB); every=K keeps every K-th step "
+                "(delta_C still sees all), history=False keeps none",
+                settings.method.adaptive() ? "up to " : "about ", rows, columns, bytes / 1e6);
+  if (PyErr_WarnEx(PyExc_UserWarning, text, 1) != 0) throw py::error_already_set();
+}
+
+/// "12.3 s", "4 min 05 s": a duration for the progress line.
+std::string duration_text(double seconds) {
+  char text[32];
+  if (seconds < 60) {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  } else {
+    const long whole = std::lround(seconds);
+    std::snprintf(text, sizeof text, "%ld min %02ld s", whole / 60, whole % 60);
+  }
+  return text;
+}
+
+/// The progress line of a run on sys.stderr: redrawn in place on a terminal, a line every few
+/// seconds elsewhere.
+class ProgressLine {
+ public:
+  ProgressLine(const cli::ModelEntry& model, const cli::RunSettings& settings, const ea::Interval& interval)
+      : prefix_("energy_audit.run " + model.name + " " + settings.method.name + ": "),
+        interval_(interval),
+        fixed_steps_(settings.method.adaptive() ? 0 : std::ceil((interval.t_end - interval.t0) / settings.step)),
+        stderr_(py::module_::import("sys").attr("stderr")) {
+    try {
+      terminal_ = stderr_.attr("isatty")().cast<bool>();
+    } catch (const py::error_already_set&) {  // a stream without isatty is no terminal
+    }
+  }
+
+  /// Draws the line when it is due, or `last` (then ends it).
+  void draw(const ea::RunProgress& progress, bool last) {
+    const auto now = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> since_drawn = now - drawn_;
+    if (!last && since_drawn.count() < (terminal_ ? 0.25 : 5.0)) return;
+    drawn_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const std::size_t steps = progress.steps() > 0 ? progress.steps() - 1 : 0;  // the initial state is no step
+    char text[200];
+    double done = 0;
+    if (fixed_steps_ > 0) {
+      done = static_cast<double>(steps) / fixed_steps_;
+      std::snprintf(text, sizeof text, "%zu of %.0f steps (%.0f%%)", steps, fixed_steps_, 100 * done);
+    } else {
+      done = (progress.t() - interval_.t0) / (interval_.t_end - interval_.t0);
+      std::snprintf(text, sizeof text, "t = %.6g of %.6g (%.0f%%), %zu steps", progress.t(), interval_.t_end,
+                    100 * done, steps);
+    }
+    std::string line = prefix_ + text + ", " + duration_text(elapsed) + " elapsed";
+    if (!last && done > 0) line += ", about " + duration_text(elapsed * (1 - done) / done) + " left";
+    if (terminal_) {
+      line = "\r" + line + "\x1b[K";
+      if (last) line += "\n";
+    } else {
+      line += "\n";
+    }
+    stderr_.attr("write")(line);
+    stderr_.attr("flush")();
+  }
+
+ private:
+  std::string prefix_;
+  ea::Interval interval_;
+  double fixed_steps_;
+  py::object stderr_;
+  bool terminal_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), drawn_ = start_;
+};
+
+/// Runs on a thread of its own; every poll interval this thread, with the GIL, runs Python's
+/// signal handlers and draws the progress line. A KeyboardInterrupt (Ctrl-C) stops the run at
+/// the next step boundary and the partial outcome comes back (RunEnd::Interrupted); another
+/// exception from a handler stops it too and is raised once it has stopped.
+cli::RunOutcome run_interruptibly(const cli::ModelEntry& model, const cli::ModelSetup& setup,
+                                  cli::RunSettings settings, std::optional<ProgressLine> progress_line) {
+  ea::StopRequest stop;
+  ea::RunProgress progress;
+  settings.stop = &stop;
+  settings.audit.progress = &progress;
+  auto outcome = std::async(std::launch::async, [&] { return cli::run_model(model, setup, settings); });
+  // Leaving early (an exception) stops the run before the future's destructor waits for it.
+  struct StopWhenLeaving {
+    ea::StopRequest& stop;
+    ~StopWhenLeaving() { stop.request(); }
+  } stop_when_leaving{stop};
+  std::optional<py::error_already_set> raised;
+  for (;;) {
+    bool ended = false;
+    {
+      const py::gil_scoped_release release;
+      ended = outcome.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
+    }
+    if (ended) break;
+    if (!raised && PyErr_CheckSignals() != 0) {
+      raised.emplace();  // takes the exception the handler raised
+      stop.request();
+    }
+    if (progress_line) progress_line->draw(progress, false);
+  }
+  cli::RunOutcome result = outcome.get();
+  if (progress_line) progress_line->draw(progress, true);
+  if (raised && !raised->matches(PyExc_KeyboardInterrupt)) throw *raised;
+  return result;
+}
+
+RunResult run(const std::string& model_name, const RunArguments& arguments) {
+  const cli::ModelEntry& model = cli::find_model(model_name);
   const cli::ModelSetup setup{assignments(arguments.set), assignments(arguments.init)};
-  cli::check_settings(model, setup, settings);
+  cli::RunSettings settings = run_settings(model, arguments);
+  const ea::Interval interval = cli::check_settings(model, setup, settings);
+  const cli::Form form = cli::form_of(model, settings);
+  const std::vector<std::string>& independent = cli::independent_velocities_of(model, settings);
+  const std::vector<std::string> columns = cli::history_columns(model, form, independent);
+  const std::size_t every = arguments.every.value_or(1);
 
   std::vector<double> rows;
   std::size_t row_size = 0;
-  settings.audit.store_every = arguments.history ? arguments.every : 0;
+  settings.audit.store_every = arguments.history ? every : 0;
   if (arguments.history) {
-    settings.audit.row_sink = [&rows, &row_size](const ea::HistoryLayout& layout, std::span<const double> block) {
-      row_size = layout.row_size();
-      rows.insert(rows.end(), block.begin(), block.end());  // a block of rows at a time
+    warn_of_a_large_history(settings, interval, every, columns.size());
+    // A fixed-step run's rows are known: no reallocation doubles the memory while they come in.
+    if (!settings.method.adaptive()) {
+      rows.reserve(static_cast<std::size_t>(history_rows(settings, interval, every)) * columns.size());
+    }
+    // The audit's rows, each followed by the model's extra outputs at its state, as in the CSV.
+    cli::ExtraOutputFunction extra_outputs;
+    if (model.extra_output_function) extra_outputs = model.extra_output_function(setup, form, independent);
+    settings.audit.row_sink = [&rows, &row_size, extra_outputs = std::move(extra_outputs),
+                               extra_values = std::vector<double>(model.extra_output_names.size())](
+                                  const ea::HistoryLayout& layout, std::span<const double> block) mutable {
+      const std::size_t audit_row_size = layout.row_size();
+      row_size = audit_row_size + extra_values.size();
+      for (std::size_t start = 0; start < block.size(); start += audit_row_size) {
+        const std::span<const double> row = block.subspan(start, audit_row_size);
+        rows.insert(rows.end(), row.begin(), row.end());
+        if (extra_outputs) {
+          extra_outputs(layout, row, extra_values);
+          rows.insert(rows.end(), extra_values.begin(), extra_values.end());
+        }
+      }
     };
   }
-  cli::RunOutcome outcome;
-  {
-    const py::gil_scoped_release release;  // the integration does not touch Python
-    outcome = cli::run_model(model, setup, settings);
-  }
+  std::optional<ProgressLine> progress_line;
+  if (arguments.progress) progress_line.emplace(model, settings, interval);
+  const cli::RunOutcome outcome = run_interruptibly(model, setup, settings, std::move(progress_line));
   RunResult r;
   r.model = model.name;
   r.method = outcome.method.name;
@@ -158,12 +344,8 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.steps = outcome.steps;
   r.rhs_evaluations = outcome.rhs_evaluations;
   if (arguments.history) {
-    std::vector<std::string> columns = cli::history_columns(model, cli::form_of(model, settings),
-                                                            cli::independent_velocities_of(model, settings));
-    if (row_size == 0) row_size = columns.size();
-    columns.resize(row_size);  // the audit's rows: the extra outputs are the CSV's alone
     r.columns = columns;
-    r.history_array = owning_array(std::move(rows), row_size);
+    r.history_array = owning_array(std::move(rows), row_size == 0 ? columns.size() : row_size);
   }
   return r;
 }
@@ -194,9 +376,64 @@ py::array_t<double> as_array(const ea::Vector& x) { return py::array_t<double>(x
 
 }  // namespace
 
+/// "1.234e-09": δ_C as the command line's summary prints it.
+std::string drift_text(double delta_C) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", delta_C);
+  return text;
+}
+
+constexpr const char* run_doc = R"(Integrates a model with a method under the audit, as `energy-audit run` does.
+
+The options follow the command line's, with the same defaults and the same checks: an option
+given where it has no effect (rtol with a fixed-step method, step with an adaptive one) raises
+ValueError naming it. Ctrl-C stops the run at the next step boundary and returns what was
+computed, its end "interrupted at t = ...".
+
+model: a name of models(); method: a name of methods() (default rk4).
+step: the fixed step h (fixed-step methods; default 1e-3).
+rtol, atol: tolerances of the adaptive methods cvode-bdf, cvode-adams and idas (1e-8, 1e-10).
+max_steps, initial_step, max_step: the adaptive methods' step budget, first step (0: the solver's
+  estimate) and largest step (0: unbounded); defaults 100000, 0, 0.
+z_as: "state" or "quadrature", how an adaptive method carries Z; iteration: "newton" or
+  "fixed-point" (cvode-adams).
+t_end: the end of the interval (default: the model's).
+set, init: {name: value} for the model's parameters and initial values (finite numbers).
+form: lagrange|hamilton (Lagrange models), multipliers|maggi (multiplier models);
+  independent: Maggi's independent velocities, coordinate names.
+threshold: pass when delta_C <= threshold (1e-3); drift_threshold: multiplier models, pass when
+  the constraint drift is <= it (1e-3).
+stabilize: none|baumgarte|ggl (multiplier models; ggl with idas); baumgarte: (alpha, beta) with
+  stabilize="baumgarte" (default (5, 5)).
+phase: right|midpoint, models with an excitation in pieces.
+equation_check_every, equation_threshold: models with hand-derived accelerations, check
+  Lagrange's equations every K-th step (100; 0: never) against the threshold (1e-8).
+every: keep every K-th step in the history (default 1; delta_C sees every step).
+history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane with step 1e-6
+  holds 5e6 rows x 14 columns, 560 MB). Above 256 MiB a UserWarning says so before the run;
+  every=K or history=False bound it.
+progress: draw a progress line on sys.stderr (steps or time done of the total, elapsed time,
+  time left).
+
+Returns a RunResult.)";
+
+constexpr const char* audit_trajectory_doc = R"(Audits samples of a trajectory computed elsewhere.
+
+t: the N sample times, finite and increasing. q, v, a: positions, velocities and accelerations,
+  of shape (N,) or (N, n), finite.
+T(q, v, t), V(q, t): the kinetic and the potential energy [J], q and v NumPy vectors.
+power(q, v, t): v.f, the power of the non-potential forces [W] (default none).
+dT_dt(q, v, t), dV_dt(q, t): the explicit time derivatives of T and V, required when they depend
+  on t (a T or V seen to change with t at fixed q and v without its rate raises ValueError).
+threshold: pass when delta_C <= threshold (1e-3).
+
+Z comes from 4-point Gauss quadrature on the cubic Hermite interpolants of each interval (error
+O(h^4) in the sampling interval h). Returns a TrajectoryAudit.)";
+
 PYBIND11_MODULE(energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
             "Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.";
+  m.attr("__version__") = ENERGY_AUDIT_VERSION;
   py::register_exception<cli::UsageError>(m, "UsageError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -213,22 +450,23 @@ PYBIND11_MODULE(energy_audit, m) {
     return names;
   }, "the names of the methods");
 
-  py::class_<RunResult>(m, "RunResult")
-      .def_readonly("model", &RunResult::model)
-      .def_readonly("method", &RunResult::method)
-      .def_readonly("verdict", &RunResult::verdict)
-      .def_readonly("end", &RunResult::end)
-      .def_readonly("finished", &RunResult::finished)
-      .def_readonly("delta_C", &RunResult::delta_C)
-      .def_readonly("threshold", &RunResult::threshold)
-      .def_readonly("equation_residual", &RunResult::equation_residual)
-      .def_readonly("step", &RunResult::step)
-      .def_readonly("rtol", &RunResult::rtol)
-      .def_readonly("t_reached", &RunResult::t_reached)
-      .def_readonly("wall_seconds", &RunResult::wall_seconds)
-      .def_readonly("steps", &RunResult::steps)
-      .def_readonly("rhs_evaluations", &RunResult::rhs_evaluations)
-      .def_readonly("columns", &RunResult::columns, "the history's column names, as the CSV's header")
+  py::class_<RunResult>(m, "RunResult", "What run() returns: the run's numbers and its history")
+      .def_readonly("model", &RunResult::model, "the model's name")
+      .def_readonly("method", &RunResult::method, "the method's name")
+      .def_readonly("verdict", &RunResult::verdict, "\"pass\" or \"fail\" for a finished run; \"diverged\", \"error\" or \"interrupted\" otherwise")
+      .def_readonly("end", &RunResult::end, "\"finished\", or how the run stopped (\"interrupted at t = 1.2\", \"diverged at t = ...\", \"error: ...\")")
+      .def_readonly("finished", &RunResult::finished, "whether the run covered its whole interval")
+      .def_readonly("delta_C", &RunResult::delta_C, "sup |C - C0| / sup max(|E|, |T|, |V|) over every step")
+      .def_readonly("threshold", &RunResult::threshold, "the pass threshold of delta_C")
+      .def_readonly("equation_residual", &RunResult::equation_residual, "the equations' relative residual; NaN when they were not checked")
+      .def_readonly("step", &RunResult::step, "the fixed step; NaN for an adaptive method")
+      .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
+      .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed")
+      .def_readonly("wall_seconds", &RunResult::wall_seconds, "the run's wall time [s]")
+      .def_readonly("steps", &RunResult::steps, "accepted steps")
+      .def_readonly("rhs_evaluations", &RunResult::rhs_evaluations, "right-hand side evaluations")
+      .def_readonly("columns", &RunResult::columns,
+                    "the history's column names, as the CSV's header (the model's extra outputs last)")
       .def_readonly("history_array", &RunResult::history_array, "the history, rows x columns")
       .def_property_readonly(
           "history",
@@ -242,47 +480,49 @@ PYBIND11_MODULE(energy_audit, m) {
           },
           "the history by column name: views into history_array, no copy")
       .def("__repr__", [](const RunResult& r) {
-        return "<RunResult " + r.model + " " + r.method + ": delta_C = " + std::to_string(r.delta_C) + ", " +
-               r.verdict + ">";
+        return "<RunResult " + r.model + " " + r.method + ": delta_C = " + drift_text(r.delta_C) + ", " + r.verdict +
+               (r.finished ? "" : ", " + r.end) + ">";
       });
 
-  const RunArguments defaults;
   m.def(
       "run",
-      [](const std::string& model, const std::string& method, double step, double rtol, double atol, long max_steps,
-         const std::string& z_as, const std::string& iteration, double initial_step, double max_step,
+      [](const std::string& model, const std::string& method, std::optional<double> step, std::optional<double> rtol,
+         std::optional<double> atol, std::optional<long> max_steps, std::optional<std::string> z_as,
+         std::optional<std::string> iteration, std::optional<double> initial_step, std::optional<double> max_step,
          std::optional<double> t_end, const std::map<std::string, double>& set,
          const std::map<std::string, double>& init, std::optional<std::string> form,
-         const std::vector<std::string>& independent, double threshold, double drift_threshold,
-         const std::string& stabilize, std::pair<double, double> baumgarte, std::optional<std::string> phase,
-         std::size_t equation_check_every, double equation_threshold, std::size_t every, bool history) {
+         const std::vector<std::string>& independent, double threshold, std::optional<double> drift_threshold,
+         const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
+         std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
+         std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress) {
         return run(model, RunArguments{method, step, rtol, atol, max_steps, z_as, iteration, initial_step, max_step,
                                        t_end, set, init, form, independent, threshold, drift_threshold, stabilize,
-                                       baumgarte, phase, equation_check_every, equation_threshold, every, history});
+                                       baumgarte, phase, equation_check_every, equation_threshold, every, history,
+                                       progress});
       },
-      py::arg("model"), py::arg("method") = defaults.method, py::arg("step") = defaults.step,
-      py::arg("rtol") = defaults.rtol, py::arg("atol") = defaults.atol, py::arg("max_steps") = defaults.max_steps,
-      py::arg("z_as") = defaults.z_as, py::arg("iteration") = defaults.iteration,
-      py::arg("initial_step") = defaults.initial_step, py::arg("max_step") = defaults.max_step,
-      py::arg("t_end") = py::none(), py::arg("set") = defaults.set, py::arg("init") = defaults.init,
-      py::arg("form") = py::none(), py::arg("independent") = defaults.independent,
-      py::arg("threshold") = defaults.threshold, py::arg("drift_threshold") = defaults.drift_threshold,
-      py::arg("stabilize") = defaults.stabilize, py::arg("baumgarte") = defaults.baumgarte,
-      py::arg("phase") = py::none(), py::arg("equation_check_every") = defaults.equation_check_every,
-      py::arg("equation_threshold") = defaults.equation_threshold, py::arg("every") = defaults.every,
-      py::arg("history") = defaults.history,
-      "Integrates a model with a method under the audit, as `energy-audit run` does, with its options "
-      "(z_as: state|quadrature, iteration: newton|fixed-point, stabilize: none|baumgarte|ggl, baumgarte: "
-      "(alpha, beta), phase: right|midpoint, form: lagrange|hamilton|multipliers|maggi).");
+      py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
+      py::arg("atol") = py::none(), py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
+      py::arg("iteration") = py::none(), py::arg("initial_step") = py::none(), py::arg("max_step") = py::none(),
+      py::arg("t_end") = py::none(), py::arg("set") = std::map<std::string, double>{},
+      py::arg("init") = std::map<std::string, double>{}, py::arg("form") = py::none(),
+      py::arg("independent") = std::vector<std::string>{}, py::arg("threshold") = 1e-3,
+      py::arg("drift_threshold") = py::none(), py::arg("stabilize") = "none", py::arg("baumgarte") = py::none(),
+      py::arg("phase") = py::none(), py::arg("equation_check_every") = py::none(),
+      py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
+      py::arg("progress") = false, run_doc);
 
-  py::class_<ea::Audit>(m, "TrajectoryAudit")
+  py::class_<ea::Audit>(m, "TrajectoryAudit", "What audit_trajectory() returns")
       .def_property_readonly("delta_C", &ea::Audit::relative_drift)
       .def_property_readonly("verdict", [](const ea::Audit& a) { return std::string(ea::verdict_name(a.verdict())); })
       .def_property_readonly("passed", &ea::Audit::passed)
       .def_property_readonly("max_abs_dC", &ea::Audit::max_abs_drift)
       .def_property_readonly("t_max_abs_dC", &ea::Audit::time_of_max_drift)
       .def_property_readonly("energy_scale", &ea::Audit::energy_scale)
-      .def_property_readonly("C0", &ea::Audit::initial_control);
+      .def_property_readonly("C0", &ea::Audit::initial_control)
+      .def("__repr__", [](const ea::Audit& a) {
+        return "<TrajectoryAudit: delta_C = " + drift_text(a.relative_drift()) + ", " + ea::verdict_name(a.verdict()) +
+               ">";
+      });
 
   m.def(
       "audit_trajectory",
@@ -324,7 +564,5 @@ PYBIND11_MODULE(energy_audit, m) {
       },
       py::arg("t"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("T"), py::arg("V"), py::arg("power") = py::none(),
       py::arg("dT_dt") = py::none(), py::arg("dV_dt") = py::none(), py::arg("threshold") = 1e-3,
-      "Audits samples (t, q, v, a) of a trajectory computed elsewhere: T(q, v, t), V(q, t), power(q, v, t) = v.f, "
-      "and for a rheonomic model dT_dt(q, v, t), dV_dt(q, t). Z by Gauss quadrature on the cubic Hermite "
-      "interpolants of each interval (error O(h^4)).");
+      audit_trajectory_doc);
 }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -126,6 +127,16 @@ void refuse_if_given(const CLI::Option* option, const std::string& why) {
   if (option->count() > 0) throw UsageError(option->get_name() + ": " + why);
 }
 
+/// The options of `command` given on its command line, by their names without dashes ("rtol").
+std::set<std::string> given_options(const CLI::App& command) {
+  std::set<std::string> given;
+  for (const CLI::Option* option : command.get_options()) {
+    const std::string name = option->get_name();
+    if (option->count() > 0 && name.starts_with("--")) given.insert(name.substr(2));
+  }
+  return given;
+}
+
 /// Where a sweep's runs go: the MPI ranks when mpirun started more than one, else `threads`
 /// threads of this process (--threads, which the ranks refuse); they are counted on `progress`.
 RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option,
@@ -185,11 +196,13 @@ struct CommonOptions {
   std::size_t equation_check_every = AuditOptions{}.equation_check_every;
   double equation_threshold = AuditOptions{}.equation_threshold;
   bool fail_on_verdict = false;
+  const CLI::App* app = nullptr;  ///< the command parsed, for the options given
   CLI::Option *form_option = nullptr, *phase_option = nullptr, *t_end_option = nullptr, *threshold_option = nullptr, *drift_threshold_option = nullptr,
-              *baumgarte_option = nullptr, *fail_on_verdict_option = nullptr, *no_equation_check_option = nullptr,
+              *fail_on_verdict_option = nullptr, *no_equation_check_option = nullptr,
               *equation_check_every_option = nullptr, *equation_threshold_option = nullptr;
 
   void add_to(CLI::App& command) {
+    app = &command;
     command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(all_model_names()));
     form_option = command.add_option("--form", form,
                                      "formulation: lagrange|hamilton (Lagrange models), multipliers|maggi "
@@ -224,8 +237,8 @@ struct CommonOptions {
                                       "models with an excitation in pieces (container-line): right|midpoint, the "
                                       "piece each stage of a fixed step takes (default: right)")
                        ->transform(choice<PiecePhase>({{"right", PiecePhase::Right}, {"midpoint", PiecePhase::Midpoint}}));
-    baumgarte_option = command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
-                           ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
+    command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
+        ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
     no_equation_check_option = command.add_flag(
         "--no-equation-check", no_equation_check,
         "models with hand-derived accelerations: do not check them against Lagrange's equations of T, V, f");
@@ -254,31 +267,12 @@ struct CommonOptions {
     r.audit.equation_threshold = equation_threshold;
     r.stabilization = stabilize;
     r.baumgarte = {baumgarte[0], baumgarte[1]};
+    r.given = given_options(*app);
     return r;
   }
 
   /// Options that do not apply to the model are usage errors.
-  void check_applicable(const ModelEntry& entry) const {
-    if (stabilize != Stabilization::Baumgarte) {
-      refuse_if_given(baumgarte_option, "applies with --stabilize baumgarte only");
-    }
-    if (!entry.has_multipliers()) {
-      refuse_if_given(drift_threshold_option, "model " + entry.name + " has no constraints to drift");
-    }
-    const Form run_form = form_option->count() > 0 ? form : entry.forms.front();
-    const std::string no_check =
-        entry.has_hand_accelerations
-            ? std::string("in the ") + form_name(run_form) + " form the equations are derived from T, V and f: " +
-                  "nothing hand-derived to check"
-            : "model " + entry.name + " has no hand-derived accelerations to check (its accelerations come from T, V and f)";
-    for (const CLI::Option* option : {no_equation_check_option, equation_check_every_option, equation_threshold_option}) {
-      if (!entry.checks_equations(run_form)) refuse_if_given(option, no_check);
-    }
-    if (no_equation_check) {
-      refuse_if_given(equation_check_every_option, "has nothing to act on with --no-equation-check");
-      refuse_if_given(equation_threshold_option, "has nothing to act on with --no-equation-check");
-    }
-  }
+  void check_applicable(const ModelEntry& entry) const { check_model_options_apply(entry, settings()); }
 
   /// The audit options that act on the verdict, refused with --no-audit.
   std::vector<const CLI::Option*> audit_options() const {
@@ -296,29 +290,29 @@ struct AdaptiveOptions {
   sun::NonlinearIteration iteration = sun::NonlinearIteration::Newton;
   double initial_step = 0;
   double max_step = 0;
-  CLI::Option *rtol_option = nullptr, *atol_option = nullptr, *max_steps_option = nullptr, *z_as_option = nullptr,
-              *iteration_option = nullptr, *initial_step_option = nullptr, *max_step_option = nullptr;
+  const CLI::App* app = nullptr;  ///< the command parsed, for the options given
 
   void add_to(CLI::App& command, bool with_rtol) {
+    app = &command;
     if (with_rtol) {
-      rtol_option = command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")
-                        ->check(positive_number())->capture_default_str();
+      command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")
+          ->check(positive_number())->capture_default_str();
     }
-    atol_option = command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")
-                      ->check(positive_number())->capture_default_str();
-    max_steps_option = command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
-                           ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
-    z_as_option = command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
-                      ->transform(choice<sun::ZMode>({{"state", sun::ZMode::State}, {"quadrature", sun::ZMode::Quadrature}}))
-                      ->default_str("state");
-    iteration_option = command.add_option("--iteration", iteration, "cvode-adams: nonlinear iteration newton|fixed-point")
-                           ->transform(choice<sun::NonlinearIteration>({{"newton", sun::NonlinearIteration::Newton},
-                                                                        {"fixed-point", sun::NonlinearIteration::FixedPoint}}))
-                           ->default_str("newton");
-    initial_step_option = command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
-                              ->check(non_negative_number())->capture_default_str();
-    max_step_option = command.add_option("--max-step", max_step, "adaptive methods: largest step (0: unbounded)")
-                          ->check(non_negative_number())->capture_default_str();
+    command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")
+        ->check(positive_number())->capture_default_str();
+    command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
+        ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
+    command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
+        ->transform(choice<sun::ZMode>({{"state", sun::ZMode::State}, {"quadrature", sun::ZMode::Quadrature}}))
+        ->default_str("state");
+    command.add_option("--iteration", iteration, "cvode-adams: nonlinear iteration newton|fixed-point")
+        ->transform(choice<sun::NonlinearIteration>({{"newton", sun::NonlinearIteration::Newton},
+                                                    {"fixed-point", sun::NonlinearIteration::FixedPoint}}))
+        ->default_str("newton");
+    command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
+        ->check(non_negative_number())->capture_default_str();
+    command.add_option("--max-step", max_step, "adaptive methods: largest step (0: unbounded)")
+        ->check(non_negative_number())->capture_default_str();
   }
 
   sun::CvodesOptions options() const {
@@ -334,16 +328,9 @@ struct AdaptiveOptions {
   }
 
   /// The options of the adaptive methods are usage errors when no adaptive method runs;
-  /// --iteration when cvode-adams does not.
-  void check_applicable(bool any_adaptive, bool any_adams, const std::string& methods) const {
-    if (!any_adaptive) {
-      const std::string why = "applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " + methods;
-      for (const CLI::Option* option : {rtol_option, atol_option, max_steps_option, z_as_option, iteration_option,
-                                        initial_step_option, max_step_option}) {
-        if (option) refuse_if_given(option, why);
-      }
-    }
-    if (!any_adams) refuse_if_given(iteration_option, "applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
+  /// --iteration when cvode-adams does not; --step when no fixed-step method does.
+  void check_applicable(const MethodsUsed& methods) const {
+    check_method_options_apply(given_options(*app), OptionNames{}, methods);
   }
 };
 
@@ -383,7 +370,7 @@ struct RunCommand {
   std::size_t every = 1;
   std::string csv, json;
   bool no_audit = false;
-  CLI::Option *step_option = nullptr, *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
+  CLI::Option *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
 
   const CLI::App* app = nullptr;
 
@@ -392,8 +379,8 @@ struct RunCommand {
     common.add_to(command);
     command.add_option("--method", method, "integration method (see `energy-audit list`)")
         ->check(one_of(method_names()))->capture_default_str();
-    step_option = command.add_option("--step", step, "fixed step h (fixed-step methods)")
-                      ->check(positive_number())->capture_default_str();
+    command.add_option("--step", step, "fixed step h (fixed-step methods)")
+        ->check(positive_number())->capture_default_str();
     adaptive.add_to(command, true);
     every_option = command.add_option("--every", every, "write every K-th step to the --csv history (delta_C sees all)")
                        ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
@@ -411,10 +398,7 @@ struct RunCommand {
     s.cvodes = adaptive.options();
     s.audit.store_every = csv_option->count() > 0 ? every : 0;  // rows are kept only to stream them into the CSV
     s.audited = !no_audit;
-    if (s.method.adaptive()) {
-      refuse_if_given(step_option, "applies to the fixed-step methods, not to " + method + " (it takes --rtol)");
-    }
-    adaptive.check_applicable(s.method.adaptive(), s.method.name == "cvode-adams", method);
+    adaptive.check_applicable(methods_used(s.method));
     if (no_audit) {
       const std::string why = "has nothing to act on with --no-audit";
       refuse_if_given(every_option, why);
@@ -507,10 +491,7 @@ int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   if (common.t_end_option->count() > 0) settings.t_end = common.t_end;
   settings.keep_history = csv_option->count() > 0;
   const ModelSetup setup = common.setup();
-  if (settings.method.adaptive()) {
-    refuse_if_given(step_option, "applies to the fixed-step methods, not to " + method + " (it takes --rtol)");
-  }
-  adaptive.check_applicable(settings.method.adaptive(), settings.method.name == "cvode-adams", method);
+  adaptive.check_applicable(methods_used(settings.method));
   model.check(setup, settings);
   if (csv_option->count() > 0) check_output_path("--csv", csv);
   if (json_option->count() > 0) check_output_path("--json", json);
@@ -604,7 +585,7 @@ struct CompareCommand {
     const std::string method_text = join(methods);
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
-    adaptive.check_applicable(any_adaptive, any_adams, method_text);
+    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
 
     // Every run's settings are checked before the first one starts.
     std::vector<RunSettings> runs;
@@ -877,15 +858,17 @@ struct AdviseCommand {
         }
       }
     }
-    bool any_adaptive = false, any_adams = false;
+    bool any_fixed = false, any_adaptive = false, any_adams = false;
     for (const Method& m : method_list) {
+      any_fixed = any_fixed || !m.adaptive();
       any_adaptive = any_adaptive || m.adaptive();
       any_adams = any_adams || m.name == "cvode-adams";
       RunSettings trial = settings.base;
       trial.method = m;
       check_settings(entry, common.setup(), trial);
     }
-    adaptive.check_applicable(any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods");
+    adaptive.check_applicable(
+        {any_fixed, any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods"});
     if (json_option->count() > 0) check_output_path("--json", json);
     std::optional<OutputFile> json_file;
     if (json_option->count() > 0 && pool.leads()) json_file.emplace(json), remove_previous_output(json);
@@ -967,7 +950,7 @@ struct SweepCommand {
     }
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + join(methods));
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + join(methods));
-    adaptive.check_applicable(any_adaptive, any_adams, join(methods));
+    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, join(methods)});
     std::vector<SweepRun> runs = plan_runs(entry, plan);
     if (csv_option->count() > 0) check_output_path("--csv", csv);
     if (json_option->count() > 0) check_output_path("--json", json);
@@ -1027,7 +1010,7 @@ struct AuditTrajectoryCommand {
       throw UsageError("MODEL: " + entry.name + " has multipliers, which the samples do not carry: its Z needs them");
     }
     const ModelSetup setup{sets, {}};
-    entry.check_setup(setup);
+    entry.check_setup(setup, OptionNames{});
     if (json_option->count() > 0) check_output_path("--json", json);
     const TrajectorySamples samples = read_trajectory_csv(file, entry.coordinate_names);
     std::optional<OutputFile> json_file;

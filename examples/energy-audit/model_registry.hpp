@@ -67,8 +67,8 @@ struct ModelEntry {
            (has_equation_error && (form == Form::Multipliers || form == Form::Maggi));
   }
   /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
-  /// value outside its domain.
-  std::function<void(const ModelSetup&)> check_setup;
+  /// value outside its domain, and the option as `names` spells it.
+  std::function<void(const ModelSetup&, const OptionNames& names)> check_setup;
   /// Integrates the model with the setup applied; fills the outcome's parameters, counters and
   /// end. The model's own exceptions end the run as RunEnd::Error, they do not propagate.
   std::function<void(const ModelSetup&, const RunSettings&, RunOutcome&)> run;
@@ -94,16 +94,16 @@ std::vector<std::string> names_of(const Members& members) {
 }
 
 template <class M, class Members>
-void assign(M& model, const Members& members, const Assignment& a, const char* option,
+void assign(M& model, const Members& members, const Assignment& a, const std::string& option,
             const std::string& model_name) {
   const auto it = std::find_if(members.begin(), members.end(),
                                [&](const auto& m) { return m.name == a.name; });
   if (it == members.end()) {
-    throw UsageError(std::string(option) + ": model " + model_name + " has no '" + a.name + "' (it has: " +
+    throw UsageError(option + ": model " + model_name + " has no '" + a.name + "' (it has: " +
                      join(names_of(members)) + ")");
   }
   if (!within_domain(it->domain, a.value)) {
-    throw UsageError(std::string(option) + ": " + a.name + " = " + to_text(a.value) + " must be " +
+    throw UsageError(option + ": " + a.name + " = " + to_text(a.value) + " must be " +
                      domain_text(it->domain));
   }
   model.*(it->member) = a.value;
@@ -119,11 +119,12 @@ std::array<int, k> indices_of(const std::vector<std::string>& names, const Names
   return indices;
 }
 
-/// The entry's model with --set and --init applied, then prepared (model_description.hpp).
+/// The entry's model with --set and --init applied, then prepared (model_description.hpp); a
+/// usage error names the option as `names` spells it.
 template <DescribedModel M>
-M configured(const ModelSetup& setup, const std::string& name, M model) {
-  for (const Assignment& a : setup.parameters) assign(model, M::parameters(), a, "--set", name);
-  for (const Assignment& a : setup.initial_values) assign(model, M::initial_values(), a, "--init", name);
+M configured(const ModelSetup& setup, const std::string& name, M model, const OptionNames& names = {}) {
+  for (const Assignment& a : setup.parameters) assign(model, M::parameters(), a, names("set"), name);
+  for (const Assignment& a : setup.initial_values) assign(model, M::initial_values(), a, names("init"), name);
   if constexpr (PreparedModel<M>) model.prepare();
   return model;
 }
@@ -200,7 +201,9 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
       return detail::extra_output_function(detail::configured<M>(setup, name, prototype), form, independent);
     };
   }
-  entry.check_setup = [name, prototype](const ModelSetup& setup) { detail::configured<M>(setup, name, prototype); };
+  entry.check_setup = [name, prototype](const ModelSetup& setup, const OptionNames& names) {
+    detail::configured<M>(setup, name, prototype, names);
+  };
   if constexpr (!MultiplierModel<M>) {
     entry.acceleration_function = [name, source, prototype](const ModelSetup& setup) -> ExtraOutputFunction {
       using System = LagrangeSystem<M>;

@@ -16,6 +16,13 @@
 
 namespace energy_audit::cli {
 
+std::string OptionNames::operator()(std::string_view name) const {
+  std::string spelled(name);
+  if (!keywords) return "--" + spelled;
+  std::replace(spelled.begin(), spelled.end(), '-', '_');
+  return spelled;
+}
+
 const char* stabilization_name(Stabilization s) {
   switch (s) {
     case Stabilization::Baumgarte: return "baumgarte";
@@ -92,17 +99,19 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
                      ", which has no constraints (" + method + " runs: " + join(multiplier_model_names()) + ")");
   }
   if (settings.stabilization == Stabilization::None) return;
+  const OptionNames& names = settings.options;
   if (!model.has_multipliers()) {
-    throw UsageError(std::string("--stabilize: model ") + model.name + " has no constraints to stabilize");
+    throw UsageError(names("stabilize") + ": model " + model.name + " has no constraints to stabilize");
   }
   if (settings.stabilization == Stabilization::Ggl && settings.method.kind != MethodKind::Idas) {
-    throw UsageError("--stabilize: ggl is a residual form for --method idas, not for " + method);
+    throw UsageError(names("stabilize") + ": ggl is a residual form for " + names("method") + " idas, not for " +
+                     method);
   }
   const Baumgarte& b = settings.baumgarte;
-  if (!(b.alpha >= 0) || !(b.beta >= 0)) throw UsageError("--baumgarte: alpha and beta must be >= 0");
+  if (!(b.alpha >= 0) || !(b.beta >= 0)) throw UsageError(names("baumgarte") + ": alpha and beta must be >= 0");
   // The stabilization adds 2 alpha psi + beta^2 Phi: both factors must be finite numbers.
   if (!std::isfinite(2 * b.alpha) || !std::isfinite(b.beta * b.beta)) {
-    throw UsageError("--baumgarte: " + to_text(b.alpha) + "," + to_text(b.beta) +
+    throw UsageError(names("baumgarte") + ": " + to_text(b.alpha) + "," + to_text(b.beta) +
                      " makes the stabilization term 2 alpha psi + beta^2 Phi overflow (2 alpha = " +
                      to_text(2 * b.alpha) + ", beta^2 = " + to_text(b.beta * b.beta) + ")");
   }
@@ -111,37 +120,99 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
 /// Maggi's form needs n − m distinct coordinates as its independent velocities, and no
 /// stabilization (v = S u + s keeps ψ = 0 by construction).
 void check_independent_velocities(const ModelEntry& model, const RunSettings& settings) {
+  const OptionNames& option = settings.options;
+  const std::string independent = option("independent");
   if (form_of(model, settings) != Form::Maggi) {
-    if (!settings.independent.empty()) throw UsageError("--independent: applies to --form maggi only");
+    if (!settings.independent.empty()) throw UsageError(independent + ": applies to " + option("form") + " maggi only");
     return;
   }
   if (settings.stabilization != Stabilization::None) {
-    throw UsageError(std::string("--stabilize: ") + stabilization_name(settings.stabilization) +
+    throw UsageError(option("stabilize") + ": " + stabilization_name(settings.stabilization) +
                      " applies to the multipliers form; Maggi's form keeps the velocity constraints exactly");
   }
   const std::vector<std::string>& names = independent_velocities_of(model, settings);
   const std::size_t wanted = model.coordinate_names.size() - model.multiplier_names.size();
   if (names.empty()) {
-    throw UsageError("--independent: model " + model.name + " names no independent velocities; give " +
+    throw UsageError(independent + ": model " + model.name + " names no independent velocities; give " +
                      std::to_string(wanted) + " of " + join(model.coordinate_names));
   }
   if (names.size() != wanted) {
-    throw UsageError("--independent: " + std::to_string(names.size()) + " given (" + join(names) + "); model " +
+    throw UsageError(independent + ": " + std::to_string(names.size()) + " given (" + join(names) + "); model " +
                      model.name + " needs " + std::to_string(wanted) + " (coordinates minus constraints) of " +
                      join(model.coordinate_names));
   }
   for (std::size_t j = 0; j < names.size(); ++j) {
     if (std::find(model.coordinate_names.begin(), model.coordinate_names.end(), names[j]) == model.coordinate_names.end()) {
-      throw UsageError("--independent: model " + model.name + " has no coordinate '" + names[j] + "' (it has: " +
+      throw UsageError(independent + ": model " + model.name + " has no coordinate '" + names[j] + "' (it has: " +
                        join(model.coordinate_names) + ")");
     }
     if (std::find(names.begin(), names.begin() + static_cast<long>(j), names[j]) != names.begin() + static_cast<long>(j)) {
-      throw UsageError("--independent: '" + names[j] + "' is named twice");
+      throw UsageError(independent + ": '" + names[j] + "' is named twice");
     }
   }
 }
 
+/// Refuses a value of --set or --init that is not a finite number.
+void check_finite(const std::vector<Assignment>& assignments, const std::string& option) {
+  for (const Assignment& a : assignments) {
+    if (!std::isfinite(a.value)) throw UsageError(option + ": " + a.name + " = " + to_text(a.value) + " is not finite");
+  }
+}
+
 }  // namespace
+
+MethodsUsed methods_used(const Method& method) {
+  return {!method.adaptive(), method.adaptive(), method.name == "cvode-adams", method.name};
+}
+
+void check_model_options_apply(const ModelEntry& model, const RunSettings& settings) {
+  const OptionNames& option = settings.options;
+  const auto refuse_if_given = [&](const char* name, const std::string& why) {
+    if (settings.given.contains(name)) throw UsageError(option(name) + ": " + why);
+  };
+  if (settings.stabilization != Stabilization::Baumgarte) {
+    refuse_if_given("baumgarte", "applies with " + option("stabilize") + " baumgarte only");
+  }
+  if (!model.has_multipliers()) {
+    refuse_if_given("drift-threshold", "model " + model.name + " has no constraints to drift");
+  }
+  const Form form = form_of(model, settings);
+  if (!model.checks_equations(form)) {
+    const std::string no_check =
+        model.has_hand_accelerations
+            ? std::string("in the ") + form_name(form) + " form the equations are derived from T, V and f: " +
+                  "nothing hand-derived to check"
+            : "model " + model.name +
+                  " has no hand-derived accelerations to check (its accelerations come from T, V and f)";
+    for (const char* name : {"no-equation-check", "equation-check-every", "equation-threshold"}) {
+      refuse_if_given(name, no_check);
+    }
+  }
+  if (settings.given.contains("no-equation-check")) {
+    const std::string why = "has nothing to act on with " + option("no-equation-check");
+    refuse_if_given("equation-check-every", why);
+    refuse_if_given("equation-threshold", why);
+  }
+}
+
+void check_method_options_apply(const std::set<std::string>& given, const OptionNames& names,
+                                const MethodsUsed& methods) {
+  if (!methods.fixed_step && given.contains("step")) {
+    throw UsageError(names.step + ": applies to the fixed-step methods, not to " + methods.names + " (it takes " +
+                     names.rtol + ")");
+  }
+  if (!methods.adaptive) {
+    for (const char* name : {"rtol", "atol", "max-steps", "z-as", "iteration", "initial-step", "max-step"}) {
+      if (given.contains(name)) {
+        throw UsageError(names(name) + ": applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " +
+                         methods.names);
+      }
+    }
+  }
+  if (!methods.adams && given.contains("iteration")) {
+    throw UsageError(names("iteration") + ": applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
+  }
+}
 
 Form form_of(const ModelEntry& model, const RunSettings& settings) {
   return settings.form.value_or(model.forms.front());
@@ -152,51 +223,61 @@ const std::vector<std::string>& independent_velocities_of(const ModelEntry& mode
 }
 
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings) {
+  const OptionNames& option = settings.options;
   if (settings.form && std::find(model.forms.begin(), model.forms.end(), *settings.form) == model.forms.end()) {
     std::vector<std::string> names;
     for (const Form f : model.forms) names.emplace_back(form_name(f));
-    throw UsageError(std::string("--form: model ") + model.name + " has no form " + form_name(*settings.form) +
+    throw UsageError(option("form") + ": model " + model.name + " has no form " + form_name(*settings.form) +
                      " (its forms: " + join(names) + ")");
   }
   check_method_fits_model(model, settings);
   check_independent_velocities(model, settings);
   if (settings.phase && !model.has_phase) {
-    throw UsageError("--phase: model " + model.name + " has no excitation given in pieces");
+    throw UsageError(option("phase") + ": model " + model.name + " has no excitation given in pieces");
   }
   if (settings.phase == PiecePhase::Midpoint && settings.method.adaptive()) {
-    throw UsageError("--phase: midpoint applies to the fixed-step methods; " + settings.method.name +
+    throw UsageError(option("phase") + ": midpoint applies to the fixed-step methods; " + settings.method.name +
                      " stops and restarts at the jumps instead");
   }
-  model.check_setup(setup);
+  check_finite(setup.parameters, option("set"));
+  check_finite(setup.initial_values, option("init"));
+  model.check_setup(setup, option);
   Interval interval = model.interval;
   if (settings.t_end) {
     if (!std::isfinite(*settings.t_end) || !(*settings.t_end > interval.t0)) {
-      throw UsageError("--t-end: " + to_text(*settings.t_end) + " must be finite and > t0 = " +
+      throw UsageError(option("t-end") + ": " + to_text(*settings.t_end) + " must be finite and > t0 = " +
                        to_text(interval.t0));
     }
     interval.t_end = *settings.t_end;
   }
   if (!(settings.audit.threshold >= 0) || !std::isfinite(settings.audit.threshold)) {
-    throw UsageError("--threshold: " + to_text(settings.audit.threshold) + " must be finite and >= 0");
+    throw UsageError(option("threshold") + ": " + to_text(settings.audit.threshold) + " must be finite and >= 0");
   }
   if (!(settings.audit.drift_threshold >= 0) || !std::isfinite(settings.audit.drift_threshold)) {
-    throw UsageError("--drift-threshold: " + to_text(settings.audit.drift_threshold) + " must be finite and >= 0");
+    throw UsageError(option("drift-threshold") + ": " + to_text(settings.audit.drift_threshold) +
+                     " must be finite and >= 0");
+  }
+  if (!(settings.audit.equation_threshold >= 0) || !std::isfinite(settings.audit.equation_threshold)) {
+    throw UsageError(option("equation-threshold") + ": " + to_text(settings.audit.equation_threshold) +
+                     " must be finite and >= 0");
   }
   const double span = interval.t_end - interval.t0;
   if (settings.method.adaptive()) {
     if (const std::string problem = sun::adaptive_interval_problem(interval.t0, interval.t_end); !problem.empty()) {
-      throw UsageError("--t-end: " + problem);
+      throw UsageError(option("t-end") + ": " + problem);
     }
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
     if (!(o.rtol > 0)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be > 0");
-    if (!(o.atol > 0)) throw UsageError("--atol: " + to_text(o.atol) + " must be > 0");
-    if (!(o.max_steps > 0)) throw UsageError("--max-steps: must be > 0");
-    if (!(o.initial_step >= 0)) throw UsageError("--initial-step: " + to_text(o.initial_step) + " must be >= 0");
-    if (!(o.max_step >= 0)) throw UsageError("--max-step: " + to_text(o.max_step) + " must be >= 0");
+    if (!(o.atol > 0)) throw UsageError(option("atol") + ": " + to_text(o.atol) + " must be > 0");
+    if (!(o.max_steps > 0)) throw UsageError(option("max-steps") + ": must be > 0");
+    if (!(o.initial_step >= 0)) {
+      throw UsageError(option("initial-step") + ": " + to_text(o.initial_step) + " must be >= 0");
+    }
+    if (!(o.max_step >= 0)) throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " must be >= 0");
     if (o.max_step > 0 && span / o.max_step > static_cast<double>(o.max_steps)) {
-      throw UsageError("--max-step: " + to_text(o.max_step) + " needs more than --max-steps = " +
-                       std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
+      throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " needs more than " + option("max-steps") +
+                       " = " + std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
                        to_text(interval.t_end) + "]");
     }
     return interval;
@@ -216,7 +297,7 @@ void check_fixed_step(const std::string& option, double step, const Interval& in
   if (steps > max_fixed_steps) {
     throw UsageError(option + ": " + to_text(step) + " gives " + to_text(steps) + " steps over [" +
                      to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
-                     to_text(max_fixed_steps) + "; take a larger step or a shorter --t-end");
+                     to_text(max_fixed_steps) + "; take a larger step or a shorter " + option("t-end"));
   }
 }
 

@@ -4,8 +4,10 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <energy_audit/audit.hpp>
@@ -40,11 +42,19 @@ enum class Stabilization { None, Baumgarte, Ggl };
 const char* stabilization_name(Stabilization s);
 const char* phase_name(PiecePhase phase);
 
-/// The names of the options that set a run's fields, for messages (compare takes lists).
+/// The names of the options that set a run's fields, for messages: the command line's by
+/// default; a study that takes lists names its own method, step and rtol options (--methods,
+/// --steps, --rtols); Python's keyword arguments with keyword_arguments().
 struct OptionNames {
   std::string method = "--method";
   std::string step = "--step";
   std::string rtol = "--rtol";
+  bool keywords = false;  ///< spell the other options as keyword arguments (max_steps, not --max-steps)
+
+  /// The option the command line calls `--name` ("max-steps") as this caller spells it.
+  std::string operator()(std::string_view name) const;
+  /// Python's names: step, rtol, max_steps, ...
+  static OptionNames keyword_arguments() { return {"method", "step", "rtol", true}; }
 };
 
 /// What the user changed in the model: --set and --init.
@@ -84,6 +94,9 @@ struct RunSettings {
   bool audited = true;  ///< false: y = [q, v], no Ż, no observer (overhead measurements)
   const StopRequest* stop = nullptr;  ///< ends the run at the next step boundary when requested
   OptionNames options;  ///< named in usage errors
+  /// The options the caller gave rather than left at their defaults, by their command-line names
+  /// without dashes ("rtol", "max-steps"): one that has no effect on the run is a usage error.
+  std::set<std::string> given;
 };
 
 struct RunOutcome {
@@ -124,6 +137,24 @@ struct RunOutcome {
 Form form_of(const ModelEntry& model, const RunSettings& settings);
 /// The independent velocities of a run in Maggi's form: --independent, or the model's.
 const std::vector<std::string>& independent_velocities_of(const ModelEntry& model, const RunSettings& settings);
+
+/// The methods a run or a study integrates with, for the options that act on some methods only.
+struct MethodsUsed {
+  bool fixed_step = false, adaptive = false, adams = false;
+  std::string names;  ///< as the message names them: "rk4", "rk4, cvode-bdf", "the methods"
+};
+/// The methods used by one run.
+MethodsUsed methods_used(const Method& method);
+
+/// Refuses an option given (settings.given) that has no effect on `model` run in its form: the
+/// Baumgarte factors without Baumgarte's stabilization, the constraint drift threshold without
+/// constraints, the equation check's options where nothing hand-derived is checked or the check
+/// is off. Throws UsageError naming the option as settings.options spells it.
+void check_model_options_apply(const ModelEntry& model, const RunSettings& settings);
+/// Refuses an option in `given` that has no effect with `methods`: the step without a fixed-step
+/// method, the adaptive methods' options without one, the iteration without cvode-adams.
+void check_method_options_apply(const std::set<std::string>& given, const OptionNames& names,
+                                const MethodsUsed& methods);
 
 /// Checks the settings and the model setup (--set, --init) and returns the interval; throws
 /// UsageError naming the option at fault, before anything runs or is written.

@@ -103,3 +103,52 @@ BOOST_AUTO_TEST_CASE(bad_samples_are_refused) {
   }
   BOOST_CHECK_THROW(ea::audit_trajectory(oscillator_samples(0.5), ea::TrajectoryEnergies{}), ea::InvalidArgument);
 }
+
+// A sample that is not finite is an error naming its array and its index, not a δ_C: NaN
+// accelerations only enter Z through v(t), so without forces they would pass unseen.
+BOOST_AUTO_TEST_CASE(samples_that_are_not_finite_are_refused_by_array_and_index) {
+  const auto refusal = [](const ea::TrajectorySamples& samples, const ea::TrajectoryEnergies& energies) {
+    try {
+      ea::audit_trajectory(samples, energies);
+    } catch (const ea::InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const ea::TrajectoryEnergies conservative{oscillator_energies().kinetic_energy, oscillator_energies().potential_energy};
+  ea::TrajectorySamples nan_a = oscillator_samples(0.5);
+  nan_a.a.setConstant(std::nan(""));
+  BOOST_TEST(refusal(nan_a, conservative) == "audit_trajectory: a is nan at sample 0, coordinate 0; the samples must be finite");
+  ea::TrajectorySamples inf_v = oscillator_samples(0.5);
+  inf_v.v(0, 7) = -INFINITY;
+  BOOST_TEST(refusal(inf_v, oscillator_energies()) ==
+             "audit_trajectory: v is -inf at sample 7, coordinate 0; the samples must be finite");
+  ea::TrajectorySamples nan_q = oscillator_samples(0.5);
+  nan_q.q(0, 19) = std::nan("");
+  BOOST_TEST(refusal(nan_q, oscillator_energies()).find("q is nan at sample 19") != std::string::npos);
+}
+
+// An energy that depends on t given without its rate is named: Z would miss that power and the
+// audit would fail as if the equations were wrong. With the rate, the same samples audit.
+BOOST_AUTO_TEST_CASE(an_energy_that_depends_on_t_without_its_rate_is_named) {
+  ea::TrajectoryEnergies stiffening = oscillator_energies();
+  stiffening.potential_energy = [](const ea::Vector& q, double t) { return 0.5 * stiffness * (1 + 0.1 * t) * q[0] * q[0]; };
+  try {
+    ea::audit_trajectory(oscillator_samples(0.05), stiffening);
+    BOOST_FAIL("V(q, t) without dV_dt was accepted");
+  } catch (const ea::InvalidArgument& e) {
+    BOOST_TEST(std::string(e.what()).find("V changes with t at fixed q") != std::string::npos, e.what());
+    BOOST_TEST(std::string(e.what()).find("dV_dt") != std::string::npos, e.what());
+  }
+  stiffening.potential_energy_rate = [](const ea::Vector& q, double) { return 0.5 * stiffness * 0.1 * q[0] * q[0]; };
+  BOOST_CHECK_NO_THROW(ea::audit_trajectory(oscillator_samples(0.05), stiffening));
+  ea::TrajectoryEnergies moving = oscillator_energies();
+  moving.kinetic_energy = [](const ea::Vector&, const ea::Vector& v, double t) { return 0.5 * mass * (v[0] + t) * (v[0] + t); };
+  try {
+    ea::audit_trajectory(oscillator_samples(0.05), moving);
+    BOOST_FAIL("T(q, v, t) without dT_dt was accepted");
+  } catch (const ea::InvalidArgument& e) {
+    BOOST_TEST(std::string(e.what()).find("T changes with t at fixed q and v") != std::string::npos, e.what());
+    BOOST_TEST(std::string(e.what()).find("dT_dt") != std::string::npos, e.what());
+  }
+}

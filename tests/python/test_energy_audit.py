@@ -1,12 +1,21 @@
-"""The Python module energy_audit: its runs equal the command line's to the last bit, its history
-columns are views of one array, and audit_trajectory judges samples of closed forms and of
-scipy's solve_ivp."""
+"""The Python module energy_audit: its runs equal the command line's to the last bit and are
+checked by the command line's rules, its history columns are views of one array (the model's
+extra outputs included), Ctrl-C stops a run with its partial result, and audit_trajectory judges
+samples of closed forms and of scipy's solve_ivp and refuses samples it cannot judge."""
+import contextlib
+import csv
+import io
 import json
 import math
 import os
+import re
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 import unittest
+import warnings
 
 import numpy as np
 
@@ -22,6 +31,13 @@ def cli_record(*arguments):
         subprocess.run([CLI, "run", *arguments, "--json", path], check=True, capture_output=True)
         with open(path, encoding="utf-8") as record:
             return json.load(record)
+
+
+def cli_usage_error(*arguments):
+    """The message of the usage error of `energy-audit run ARGUMENTS`, without its prefix."""
+    completed = subprocess.run([CLI, "run", *arguments], capture_output=True, text=True)
+    assert completed.returncode == 2, completed
+    return completed.stderr.strip().removeprefix("energy-audit: error: ")
 
 
 class RunTest(unittest.TestCase):
@@ -85,6 +101,114 @@ class RunTest(unittest.TestCase):
             ea.run("crane", method="cvode-bdf", z_as="memory")
         with self.assertRaisesRegex(ValueError, "ggl"):
             ea.run("crane-dae", method="rk4", stabilize="ggl")
+
+    def test_options_are_checked_by_the_command_lines_rules_in_pythons_names(self):
+        # (Python's arguments, the command line's): the same refusal, the option spelled as the
+        # caller spells it.
+        cases = [
+            (dict(model="crane", method="rk4", rtol=1e-6), ["crane", "--method", "rk4", "--rtol", "1e-6"]),
+            (dict(model="crane", max_steps=10), ["crane", "--max-steps", "10"]),
+            (dict(model="crane", method="cvode-bdf", step=1e-3), ["crane", "--method", "cvode-bdf", "--step", "1e-3"]),
+            (dict(model="crane", method="cvode-bdf", iteration="newton"),
+             ["crane", "--method", "cvode-bdf", "--iteration", "newton"]),
+            (dict(model="crane-dae", baumgarte=(1.0, 1.0)), ["crane-dae", "--baumgarte", "1,1"]),
+            (dict(model="crane", drift_threshold=1e-6), ["crane", "--drift-threshold", "1e-6"]),
+            (dict(model="crane-dae", equation_check_every=1), ["crane-dae", "--equation-check-every", "1"]),
+            (dict(model="crane", step=6.0), ["crane", "--step", "6"]),
+            (dict(model="crane", t_end=1e300), ["crane", "--t-end", "1e300"]),
+            (dict(model="crane", method="cvode-bdf", max_step=1e-300), ["crane", "--method", "cvode-bdf",
+                                                                      "--max-step", "1e-300"]),
+            (dict(model="crane", set={"l": 0.0}), ["crane", "--set", "l=0"]),
+            (dict(model="crane-dae", independent=["x1"]), ["crane-dae", "--independent", "x1"]),
+        ]
+        for arguments, cli_arguments in cases:
+            with self.subTest(arguments=arguments):
+                expected = cli_usage_error(*cli_arguments)
+                for option in re.findall(r"--[a-z-]+", expected):
+                    expected = expected.replace(option, option[2:].replace("-", "_"))
+                with self.assertRaises(ValueError) as raised:
+                    ea.run(**arguments)
+                self.assertEqual(str(raised.exception), expected)
+        for values in ({"phi": math.inf}, {"phi": math.nan}):
+            with self.subTest(init=values), self.assertRaisesRegex(ValueError, r"^init: phi = (inf|nan) is not finite"):
+                ea.run("crane", init=values)
+        with self.assertRaisesRegex(ValueError, r"^set: m1 = inf is not finite"):
+            ea.run("crane", set={"m1": math.inf})
+        with self.assertRaisesRegex(ValueError, r"^every: .*history=False"):
+            ea.run("crane", every=10, history=False)
+        # ... and where they apply they are taken.
+        self.assertEqual(ea.run("crane-dae", stabilize="baumgarte", baumgarte=(1.0, 1.0), drift_threshold=1e-2,
+                                t_end=0.5, history=False).verdict, "pass")
+
+    def test_repr_shows_significant_digits(self):
+        result = ea.run("crane", history=False)
+        self.assertLess(result.delta_C, 1e-6)  # "0.000000" with six decimals
+        self.assertEqual(repr(result), "<RunResult crane rk4: delta_C = %.3e, pass>" % result.delta_C)
+        audit = ea.audit_trajectory(*oscillator_samples(0.1), kinetic, potential, power)
+        self.assertEqual(repr(audit), "<TrajectoryAudit: delta_C = %.3e, pass>" % audit.delta_C)
+
+    def test_version_is_the_projects(self):
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "CMakeLists.txt"), encoding="utf-8") as cmake:
+            version = re.search(r"project\(EnergyAudit VERSION ([0-9.]+)", cmake.read()).group(1)
+        self.assertEqual(ea.__version__, version)
+
+    def test_arguments_are_documented(self):
+        for argument in ("step", "rtol", "every", "history", "progress", "set", "init", "baumgarte"):
+            self.assertIn(argument + ":", ea.run.__doc__)
+        for argument in ("t:", "q, v, a:", "dT_dt", "dV_dt", "power"):
+            self.assertIn(argument, ea.audit_trajectory.__doc__)
+
+    def test_columns_include_the_extra_outputs_as_the_csv_does(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "run.csv")
+            subprocess.run([CLI, "run", "container-line", "--t-end", "1", "--step", "1e-2", "--csv", path],
+                           check=True, capture_output=True)
+            with open(path, encoding="utf-8") as table:
+                rows = list(csv.reader(table))
+        result = ea.run("container-line", t_end=1.0, step=1e-2)
+        self.assertEqual(result.columns, rows[0])
+        self.assertIn("rope_drift", result.columns)
+        self.assertEqual(result.history_array.shape, (len(rows) - 1, len(rows[0])))
+        for name in ("rope_drift", "psi_c"):
+            column = rows[0].index(name)
+            self.assertEqual(list(result.history[name]), [float(row[column]) for row in rows[1:]])
+
+    def test_progress_draws_a_line_on_stderr(self):
+        for progress in (False, True):
+            with self.subTest(progress=progress), contextlib.redirect_stderr(io.StringIO()) as stderr:
+                ea.run("crane", step=1e-2, progress=progress)
+            if progress:
+                self.assertRegex(stderr.getvalue(), r"energy_audit.run crane rk4: 500 of 500 steps \(100%\), "
+                                                    r"[0-9.]+ s elapsed\n$")
+            else:
+                self.assertEqual(stderr.getvalue(), "")
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            ea.run("crane", method="cvode-bdf", progress=True)
+        self.assertRegex(stderr.getvalue(), r"t = 5 of 5 \(100%\), [0-9]+ steps, [0-9.]+ s elapsed\n$")
+
+    def test_ctrl_c_stops_a_run_at_a_step_boundary_with_its_partial_result(self):
+        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        start = time.monotonic()
+        timer.start()
+        try:
+            result = ea.run("crane", method="euler", step=1e-8, every=100000)
+        finally:
+            timer.cancel()
+        self.assertLess(time.monotonic() - start, 30.0)
+        self.assertEqual(result.verdict, "interrupted")
+        self.assertFalse(result.finished)
+        self.assertTrue(result.end.startswith("interrupted at t = "), result.end)
+        self.assertGreater(result.t_reached, 0.0)
+        self.assertLess(result.t_reached, 5.0)
+        self.assertGreater(len(result.history["t"]), 1)
+        self.assertLessEqual(result.history["t"][-1], result.t_reached)
+
+    def test_a_large_history_is_announced_before_the_run(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with self.assertRaisesRegex(UserWarning, r"about 500000[0-9] rows x 14 columns \(560 MB\); every=K"):
+                ea.run("crane", step=1e-6)
+            ea.run("crane", step=1e-6, t_end=0.01)  # 10^4 rows: no warning
 
 
 MASS, STIFFNESS, DAMPING = 2.0, 18.0, 0.4
@@ -165,6 +289,39 @@ class TrajectoryTest(unittest.TestCase):
         t[3] = t[2]
         with self.assertRaisesRegex(ValueError, "increase"):
             ea.audit_trajectory(t, q, v, a, kinetic, potential)
+
+    def test_samples_that_are_not_finite_are_value_errors_naming_array_and_index(self):
+        t, q, v, a = oscillator_samples(0.5)
+        for value in (math.nan, math.inf):
+            with self.subTest(value=value), self.assertRaisesRegex(ValueError, r"a is (nan|inf) at sample 0, "):
+                ea.audit_trajectory(t, q, v, np.full_like(a, value), kinetic, potential)
+        bad_q = q.copy()
+        bad_q[5] = math.nan
+        with self.assertRaisesRegex(ValueError, r"q is nan at sample 5, coordinate 0"):
+            ea.audit_trajectory(t, bad_q, v, a, kinetic, potential, power)
+        bad_v = np.column_stack([v, v])
+        bad_v[3, 1] = -math.inf
+        with self.assertRaisesRegex(ValueError, r"v is -inf at sample 3, coordinate 1"):
+            ea.audit_trajectory(t, np.column_stack([q, q]), bad_v, np.column_stack([a, a]),
+                                lambda q, v, t: 0.5 * MASS * v @ v, lambda q, t: 0.5 * STIFFNESS * q @ q)
+
+    def test_an_energy_that_depends_on_t_needs_its_rate(self):
+        t, q, v, a = oscillator_samples(0.05)
+        drift = 0.3  # the spring's anchor moves: V = s (q - drift t)^2 / 2, samples of the fixed anchor
+
+        def moving_potential(q, t):
+            return 0.5 * STIFFNESS * (q[0] - drift * t) ** 2
+
+        with self.assertRaisesRegex(ValueError, r"V changes with t at fixed q .*dV_dt"):
+            ea.audit_trajectory(t, q, v, a, kinetic, moving_potential, power)
+        ea.audit_trajectory(t, q, v, a, kinetic, moving_potential, power,  # with its rate it is audited
+                            dV_dt=lambda q, t: -STIFFNESS * drift * (q[0] - drift * t))
+
+        def moving_kinetic(q, v, t):  # T in a frame that moves at the speed 0.1 t
+            return 0.5 * MASS * (v[0] + 0.1 * t) ** 2
+
+        with self.assertRaisesRegex(ValueError, r"T changes with t at fixed q and v .*dT_dt"):
+            ea.audit_trajectory(t, q, v, a, moving_kinetic, potential, power)
 
 
 if __name__ == "__main__":

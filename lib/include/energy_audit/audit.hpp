@@ -17,6 +17,7 @@
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/history.hpp"
 #include "energy_audit/run_end.hpp"
+#include "energy_audit/run_progress.hpp"
 #include "energy_audit/system_concepts.hpp"
 
 namespace energy_audit {
@@ -35,6 +36,7 @@ struct AuditOptions {
   std::size_t store_every = 1;       ///< keep every k-th accepted step; 0 keeps none
   std::vector<double> output_times;  ///< if given, keep instead the first step at or after each
   RowSink row_sink;                  ///< if given, stored rows go there instead of staying in memory
+  RunProgress* progress = nullptr;   ///< if given, told the time and count of every accepted step
 };
 
 /// The outcome of an audit. Only a run that covered its whole interval can pass.
@@ -159,6 +161,7 @@ class Audit {
   if (sample.multipliers) record_multiplier_signs(*sample.multipliers, sample.t);
   ++accepted_steps_;
   t_reached_ = sample.t;
+  if (options_.progress != nullptr) options_.progress->record(sample.t, accepted_steps_);
 
   // The row is written once, where it stays.
   last_row_stored_ = should_store(sample.t);

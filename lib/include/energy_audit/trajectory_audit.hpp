@@ -10,9 +10,13 @@
 /// of an exact solution give δ_C = O(h⁴), and a trajectory whose accelerations do not belong to
 /// its energies drifts by the power that is missing.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <functional>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "energy_audit/audit.hpp"
@@ -69,6 +73,51 @@ TrajectoryEnergies trajectory_energies(M model) {
 
 namespace detail {
 
+/// Throws InvalidArgument naming the first entry of `values` (n × N, one column per sample)
+/// that is not finite, by its sample and coordinate.
+inline void check_finite_samples(const Matrix& values, const char* name) {
+  for (Index i = 0; i < values.cols(); ++i) {
+    for (Index j = 0; j < values.rows(); ++j) {
+      if (!std::isfinite(values(j, i))) {
+        std::ostringstream text;
+        text << "audit_trajectory: " << name << " is " << values(j, i) << " at sample " << i << ", coordinate " << j
+             << "; the samples must be finite";
+        throw InvalidArgument(text.str());
+      }
+    }
+  }
+}
+
+/// The samples at which T and V given without their rates are checked for a dependence on t.
+inline constexpr Index time_dependence_checked_samples = 4;
+
+/// Throws InvalidArgument when T (V), given without ∂T/∂t (∂V/∂t), changes with t at fixed q
+/// and v at the sample (q, v, t): Z would miss the power of that dependence, and δ_C would
+/// drift by it as if the equations were wrong. A function that does not read t returns the
+/// same value at t + Δt; the smallest dependence that could move δ_C changes it by far more
+/// than round-off.
+inline void check_time_dependence(const TrajectoryEnergies& e, const Vector& q, const Vector& v, double t) {
+  if (e.kinetic_energy_rate && e.potential_energy_rate) return;
+  const double dt = 1e-6 * std::max(1.0, std::abs(t));
+  const double T = e.kinetic_energy(q, v, t), V = e.potential_energy(q, t);
+  const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
+                            std::max({std::abs(T), std::abs(V), std::numeric_limits<double>::min()});
+  const auto refuse_if_changed = [&](double at_t, double later, const char* energy, const char* what,
+                                     const char* rate) {
+    if (!(std::abs(later - at_t) > resolution)) return;
+    std::ostringstream text;
+    text << "audit_trajectory: " << energy << " changes with t at fixed " << what << " (by " << (later - at_t) / dt
+         << " W at t = " << t << ") but its rate " << rate << " is not given; Z would miss that power";
+    throw InvalidArgument(text.str());
+  };
+  if (!e.kinetic_energy_rate) {
+    refuse_if_changed(T, e.kinetic_energy(q, v, t + dt), "T", "q and v", "dT_dt (kinetic_energy_rate)");
+  }
+  if (!e.potential_energy_rate) {
+    refuse_if_changed(V, e.potential_energy(q, t + dt), "V", "q", "dV_dt (potential_energy_rate)");
+  }
+}
+
 inline double energy_flow_rate(const TrajectoryEnergies& e, const Vector& q, const Vector& v, double t) {
   double rate = 0;
   if (e.kinetic_energy_rate) rate += e.kinetic_energy_rate(q, v, t);
@@ -81,8 +130,10 @@ inline double energy_flow_rate(const TrajectoryEnergies& e, const Vector& q, con
 
 /// Audits the samples over [t_0, t_{N−1}]: Z from the quadrature above, C at every sample.
 /// Throws InvalidArgument for fewer than 2 samples, sizes that do not match, times that do not
-/// increase or are not finite, or a missing T or V. A sample whose energies are not finite makes
-/// δ_C infinite, and the verdict fails.
+/// increase, a sample that is not finite (naming q, v or a and its index), a missing T or V,
+/// or a T (V) that changes with t at fixed q and v at one of the first samples while its rate
+/// is not given. A sample whose energies are not finite makes δ_C infinite, and the verdict
+/// fails.
 inline Audit audit_trajectory(const TrajectorySamples& samples, const TrajectoryEnergies& energies,
                               AuditOptions options = {}) {
   const Index count = samples.t.size(), n = samples.q.rows();
@@ -103,6 +154,12 @@ inline Audit audit_trajectory(const TrajectorySamples& samples, const Trajectory
       throw InvalidArgument("audit_trajectory: the times must be finite and increase; t[" + std::to_string(i) +
                             "] = " + std::to_string(samples.t[i]));
     }
+  }
+  detail::check_finite_samples(samples.q, "q");
+  detail::check_finite_samples(samples.v, "v");
+  detail::check_finite_samples(samples.a, "a");
+  for (Index i = 0; i < std::min(count, detail::time_dependence_checked_samples); ++i) {
+    detail::check_time_dependence(energies, samples.q.col(i), samples.v.col(i), samples.t[i]);
   }
   constexpr std::array<double, 4> nodes{-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
                                         0.8611363115940526};
