@@ -86,7 +86,7 @@ class DropInAuditState {
   DropInEnergies energies;
   Audit audit;
   long audited = 0;
-  bool incomplete = false;  // a step went unaudited (an energy function threw)
+  bool incomplete = false;  // a step went unaudited (taken outside the audit, or an energy function threw)
   int failure_flag = 0;     // the first negative flag a solve call returned
   double t_audited = 0;     // t_n of the last audited step (or the start)
   DropInStep last;
@@ -383,6 +383,7 @@ class DropInAuditState {
       return;
     }
     if (steps != steps_seen) {
+      incomplete = true;
       throw Error(std::string(Calls::audit_name) + ": " + std::to_string(steps - steps_seen) + " " +
                   Calls::solver_name + " step(s) were taken outside " + Calls::audit_name +
                   "::" + Calls::solve_name + " and cannot be audited");
