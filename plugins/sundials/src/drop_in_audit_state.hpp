@@ -72,9 +72,7 @@ class DropInAuditState {
       : dofs(n),
         energies(std::move(e)),
         audit(AuditOptions{
-            .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
-        minus_v(static_cast<std::size_t>(n)),
-        zero_v(static_cast<std::size_t>(n), 0.0) {
+            .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}) {
     if (energies.sum_shares && energies.equation_residual) {
       throw InvalidArgument(std::string(Calls::audit_name) +
                             ": the equation check (equation_residual) needs the whole state in one process; "
@@ -94,6 +92,10 @@ class DropInAuditState {
   /// The program's solve call, audited; the arguments were checked by the caller.
   int solve(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask) {
     const NVector scratch = scratch_like(out.y);
+    if (zero_v.empty()) {  // sized once the state is known to hold [q, v]: dofs alone may be any int
+      minus_v.resize(static_cast<std::size_t>(dofs));
+      zero_v.assign(static_cast<std::size_t>(dofs), 0.0);
+    }
     NVector derivative_vector;
     if (energies.equation_residual) {
       derivative_vector = scratch_like(out.y);

@@ -3,11 +3,11 @@
 // damper took, user_data reaching the energy functions, and errors as return codes with one-line
 // messages, a failure inside the audit as well as a bad argument. c_header_after_macros.c compiles the header
 // as C after SUNDIALS' example macros.
+#include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
-
-#include <boost/test/unit_test.hpp>
 
 #include "c_drop_in_program.h"
 
@@ -87,6 +87,18 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
     BOOST_TEST_REQUIRE(run_oscillator(&data, rates_late.handle, 2, 1, -1, states.data()) == 0);
     BOOST_TEST(ea_cvode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_cvode_audit_last_error(rates_late.handle)).find("before the first") != std::string::npos);
+  }
+  {
+    // Any int is a dofs to check against the state, not a size to allocate up front (an input of
+    // tests/fuzz/c_drop_in_fuzzer): the handle is made, and the call refuses the short state.
+    const Audit huge_dofs{oscillator_audit(&data, std::numeric_limits<int>::max())};
+    BOOST_TEST_REQUIRE(std::string(ea_cvode_audit_last_error(huge_dofs.handle)).empty());
+    BOOST_TEST(run_oscillator(&data, huge_dofs.handle, 2, outputs, -1, states.data()) ==
+               EA_CVODE_AUDIT_INVALID_ARGUMENT);
+    BOOST_TEST(
+        std::string(ea_cvode_audit_last_error(huge_dofs.handle)) ==
+        "CvodeAudit: the CVODE state has 2 entries; the audit of 2147483647 coordinates needs y = [q, v], at "
+        "least 4294967294");
   }
   // A NULL handle is refused, not dereferenced.
   sunrealtype t = 0;
