@@ -1,4 +1,4 @@
-// libFuzzer target: the C interface of the drop-in audits (cvode_drop_in.h, ida_drop_in.h) called
+// libFuzzer target: the C interface of the CVODE drop-in audit (cvode_drop_in.h) called
 // as a C program might call it: arbitrary dofs and thresholds (NaN, infinities, negatives),
 // energy functions present or NULL and returning NaN or infinities, a NULL handle, solver
 // memory, output or time pointer, states shorter than [q, v], arbitrary output times and task
@@ -22,7 +22,6 @@
 #include <limits>
 
 #include "energy_audit/sundials/cvode_drop_in.h"
-#include "energy_audit/sundials/ida_drop_in.h"
 
 namespace {
 
@@ -66,7 +65,6 @@ double power(const double*, const double* v, double, void* data) {
 }
 double kinetic_rate(const double*, const double*, double, void*) { return 0; }
 double potential_rate(const double*, double, void*) { return 0; }
-double constraint_power(const double*, const double*, const double*, double, void*) { return 0; }
 void single_rank_sum(double*, int, void*) {}  // one rank: the shares are the sums
 
 int rhs(sunrealtype, N_Vector y, N_Vector ydot, void* data) {
@@ -125,36 +123,6 @@ int any_task(FuzzedDataProvider& in) {
 
 bool is_error_code(int flag) { return flag == EA_AUDIT_INVALID_ARGUMENT || flag == EA_AUDIT_FAILED; }
 
-/// The IDA handle's functions without an IDA solver: every call on a NULL or bad handle, or
-/// with NULL solver memory, returns an error code and never touches the pointers.
-void exercise_ida_handle(FuzzedDataProvider& in, Program& program, FILE* sink) {
-  EaIdaAudit* audit = in.ConsumeBool()
-                          ? ea_ida_audit_create(any_dofs(in), in.ConsumeBool() ? kinetic : nullptr,
-                                                in.ConsumeBool() ? potential : nullptr,
-                                                in.ConsumeBool() ? power : nullptr, &program, any_number(in))
-                          : nullptr;
-  if (in.ConsumeBool())
-    ea_ida_audit_set_energy_rates(audit, kinetic_rate, in.ConsumeBool() ? potential_rate : nullptr);
-  if (in.ConsumeBool())
-    ea_ida_audit_set_constraint_power(audit, in.ConsumeBool() ? constraint_power : nullptr);
-  if (in.ConsumeBool())
-    ea_ida_audit_set_share_sum(audit, in.ConsumeBool() ? single_rank_sum : nullptr, nullptr);
-  sunrealtype t = 0;
-  const int flag = ea_ida_audit(audit, nullptr, any_number(in), in.ConsumeBool() ? &t : nullptr, nullptr,
-                                nullptr, in.ConsumeIntegral<int>());
-  require(flag < 0, "ea_ida_audit without a solver did not fail");
-  EaAuditEnergies energies{};
-  ea_ida_audit_last_energies(audit, in.ConsumeBool() ? &energies : nullptr);
-  ea_ida_audit_relative_drift(audit);
-  require(ea_ida_audit_verdict(audit) != nullptr && ea_ida_audit_last_error(audit) != nullptr &&
-              ea_ida_audit_diagnosis(audit) != nullptr,
-          "an IDA query returned NULL");
-  ea_ida_audit_passed(audit);
-  ea_ida_audit_steps(audit);
-  ea_ida_audit_print_summary(audit, in.ConsumeBool() ? sink : nullptr);
-  ea_ida_audit_free(audit);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -162,8 +130,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static FILE* const sink = std::fopen("/dev/null", "w");
   Program program;
   program.values = static_cast<Values>(in.ConsumeIntegralInRange(0, 2));
-
-  if (in.ConsumeBool()) exercise_ida_handle(in, program, sink);
 
   // The handle, possibly made with bad arguments, or none at all.
   EaCvodeAudit* audit = nullptr;
