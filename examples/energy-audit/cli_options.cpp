@@ -2,8 +2,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <sstream>
+
+#include "usage_error.hpp"
 
 namespace energy_audit::cli {
 namespace {
@@ -20,6 +23,14 @@ std::string read_number(const std::string& text, double& value) {
   if (!parse_double(text, value)) return "'" + text + "' is not a number";
   if (!std::isfinite(value)) return "'" + text + "' is not finite";
   return {};
+}
+
+/// All of what is left in `in`, blanks included, as the validators saw the option's text (`in >>`
+/// would stop at the first blank); the fail bit when nothing is left.
+std::string read_all(std::istream& in) {
+  std::string text(std::istreambuf_iterator<char>(in), {});
+  if (text.empty()) in.setstate(std::ios::failbit);
+  return text;
 }
 
 // The validators have no description: the help shows the option's type and default only.
@@ -61,6 +72,8 @@ CLI::Validator positive_count(unsigned long long max) {
           return text + " is too large (at most " + std::to_string(max) + ")";
         }
         if (value == 0) return "'" + text + "' is not a positive integer";
+        // CLI11 then converts the text itself, and reads a leading 0 as octal ("010" as 8).
+        if (text[0] == '0') return "'" + text + "' is not a positive integer without leading zeros";
         return {};
       },
       "");
@@ -112,8 +125,7 @@ CLI::Validator one_of(std::vector<std::string> names) {
 }
 
 std::istream& operator>>(std::istream& in, Assignment& a) {
-  std::string text;
-  in >> text;
+  const std::string text = read_all(in);
   const auto equals = text.find('=');
   if (equals == std::string::npos || !parse_double(text.substr(equals + 1), a.value)) {
     in.setstate(std::ios::failbit);
@@ -124,8 +136,7 @@ std::istream& operator>>(std::istream& in, Assignment& a) {
 }
 
 std::istream& operator>>(std::istream& in, AssignmentList& a) {
-  std::string text;
-  in >> text;
+  const std::string text = read_all(in);
   const auto equals = text.find('=');
   if (equals == std::string::npos) {
     in.setstate(std::ios::failbit);
@@ -143,6 +154,30 @@ std::istream& operator>>(std::istream& in, AssignmentList& a) {
     a.values.push_back(value);
   }
   return in;
+}
+
+std::vector<double> GainRange::values() const {
+  const auto count = static_cast<std::size_t>(std::floor((last - first) / step + 1e-9)) + 1;
+  std::vector<double> gains(count);
+  for (std::size_t i = 0; i < count; ++i) gains[i] = first + static_cast<double>(i) * step;
+  return gains;
+}
+
+GainRange parse_gain_range(const std::string& text) {
+  GainRange range;
+  std::istringstream in(text);
+  char colon1 = 0, colon2 = 0;
+  if (!(in >> range.first >> colon1 >> range.step >> colon2 >> range.last) || colon1 != ':' ||
+      colon2 != ':' || !(in >> std::ws).eof() || !std::isfinite(range.first) || !std::isfinite(range.last) ||
+      !std::isfinite(range.step)) {
+    throw UsageError("--k: '" + text + "' is not FIRST:STEP:LAST (e.g. -1500:0.5:3)");
+  }
+  if (!(range.step > 0)) throw UsageError("--k: the step in '" + text + "' must be > 0");
+  if (range.last < range.first) throw UsageError("--k: LAST in '" + text + "' is below FIRST");
+  if ((range.last - range.first) / range.step > 1e6) {
+    throw UsageError("--k: '" + text + "' gives more than a million gains");
+  }
+  return range;
 }
 
 }  // namespace energy_audit::cli

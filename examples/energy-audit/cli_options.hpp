@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// CLI11 validators with messages that name what was wrong ("--step: -1 must be > 0"), and the
-/// NAME=VALUE type of --set and --init. CLI11 prefixes each message with the option's name.
+/// CLI11 validators with messages that name what was wrong ("--step: -1 must be > 0"), the
+/// NAME=VALUE type of --set and --init, and the FIRST:STEP:LAST range of --k. CLI11 prefixes each
+/// message with the option's name.
 
 #include <istream>
 #include <string>
@@ -18,8 +19,8 @@ CLI::Validator finite_number();
 CLI::Validator positive_number();
 /// A finite number >= 0.
 CLI::Validator non_negative_number();
-/// A whole number in [1, max] (no sign, no fraction, no exponent; too large is refused, not
-/// clamped).
+/// A whole number in [1, max] (no sign, no fraction, no exponent, no leading zero; too large is
+/// refused, not clamped).
 CLI::Validator positive_count(unsigned long long max);
 /// NAME=VALUE with a non-empty NAME and a finite VALUE.
 CLI::Validator assignment();
@@ -49,6 +50,14 @@ struct AssignmentList {
 
 /// Reads NAME=V1,V2,... (checked beforehand by assignment_list()).
 std::istream& operator>>(std::istream& in, AssignmentList& a);
+
+/// FIRST:STEP:LAST, as --k takes it: FIRST, FIRST + STEP, ... up to LAST (within 1e-9 STEP).
+struct GainRange {
+  double first = 0, step = 1, last = 0;
+  std::vector<double> values() const;
+};
+/// Reads "a:s:b"; throws UsageError naming --k for anything else (s must be > 0, b ≥ a).
+GainRange parse_gain_range(const std::string& text);
 
 /// A choice among named values for an enum option: `choice` is the validator that maps a name
 /// to the value CLI11 then stores (message: "'memory' is none of state, quadrature").

@@ -18,14 +18,6 @@
 
 namespace energy_audit::cli {
 
-/// FIRST:STEP:LAST, as --k takes it: FIRST, FIRST + STEP, ... up to LAST (within 1e-9 STEP).
-struct GainRange {
-  double first = 0, step = 1, last = 0;
-  std::vector<double> values() const;
-};
-/// Reads "a:s:b"; throws UsageError naming --k for anything else (s must be > 0, b ≥ a).
-GainRange parse_gain_range(const std::string& text);
-
 struct StabilityMapSettings {
   std::vector<Method> methods;  ///< fixed-step methods with a stability polynomial
   std::vector<double> steps;    ///< τ

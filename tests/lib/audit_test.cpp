@@ -129,6 +129,38 @@ BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
   BOOST_TEST(ea::Audit{}.drift_threshold() == 1e-3);
 }
 
+// A sample whose multipliers (one per rope, say) are `multipliers`.
+void record_with_multipliers(ea::Audit& audit, double t, const std::vector<double>& multipliers) {
+  ea::Vector q(1), v(1);
+  q << 0.0;
+  v << 0.0;
+  ea::EnergyTerms e;
+  e.T = e.T2 = 1.0;
+  e.V = 1.0;
+  ea::EnergySample sample{t, q, v, e, 0.0};
+  sample.multipliers =
+      Eigen::Map<const ea::Vector>(multipliers.data(), static_cast<ea::Index>(multipliers.size()));
+  audit.record(sample);
+}
+
+// Each multiplier is judged against its own sign at t0: the first pulls (> 0) and turns at 0.2,
+// the second pushes (< 0) and turns at 0.4, the first turning back changes nothing, and the
+// third, 0 at t0, has no sign to lose.
+BOOST_AUTO_TEST_CASE(each_multiplier_reports_its_own_first_sign_change) {
+  ea::Audit audit;
+  record_with_multipliers(audit, 0.0, {3.0, -2.0, 0.0});
+  record_with_multipliers(audit, 0.1, {1.0, -1.0, 0.0});
+  record_with_multipliers(audit, 0.2, {-0.5, -0.5, 1.0});
+  record_with_multipliers(audit, 0.3, {-1.0, -0.1, -1.0});
+  record_with_multipliers(audit, 0.4, {0.5, 0.2, 1.0});
+  record_with_multipliers(audit, 0.5, {1.0, -1.0, 1.0});
+  const std::vector<double>& changes = audit.multiplier_sign_changes();
+  BOOST_TEST_REQUIRE(changes.size() == 3u);
+  BOOST_TEST(changes[0] == 0.2);
+  BOOST_TEST(changes[1] == 0.4);
+  BOOST_TEST(std::isnan(changes[2]));
+}
+
 BOOST_AUTO_TEST_CASE(default_threshold_is_seed_000s) { BOOST_TEST(ea::Audit{}.threshold() == 1e-3); }
 
 BOOST_AUTO_TEST_CASE(negative_or_non_finite_threshold_is_refused) {

@@ -1,8 +1,8 @@
 // The residual of Lagrange's equations at given accelerations: against closed-form M and r on a
 // rheonomic pendulum, at round-off along correct runs (crane, oscillator), orders of magnitude
 // above the threshold where the equations are wrong, also where the energy audit cannot see it
-// (a gyroscopic term that does no work); with multipliers on crane-dae; and the check's
-// sup / sup and its edge cases.
+// (a gyroscopic term that does no work) and in whichever equation the wrong term is; with
+// multipliers on crane-dae; and the check's sup / sup and its edge cases.
 // The measured relative residuals are printed with --log_level=message.
 #include <cmath>
 #include <limits>
@@ -185,6 +185,60 @@ BOOST_AUTO_TEST_CASE(residual_matches_the_closed_form_of_a_rheonomic_pendulum) {
     BOOST_TEST_MESSAGE("moving-support pendulum at t = " << t << ": relative residual of the hand accelerations "
                                                          << at_hand.residual / at_hand.scale);
     BOOST_TEST(at_hand.residual <= 1e-15 * at_hand.scale);
+  }
+}
+
+namespace {
+/// A mass on three springs of different stiffness along x, y, z: m a_i = −k_i q_i. Its hand
+/// accelerations may have the sign of the spring force slipped in one equation.
+struct AnisotropicOscillator {
+  static constexpr int dofs = 3;
+  static constexpr bool scleronomic = true;
+  template <class S>
+  using Coordinates = ea::VectorN<S, 3>;
+
+  double mass = 2.0;                             // [kg]
+  Coordinates<double> stiffness{1.0, 4.0, 9.0};  // [N/m]
+  int slipped_equation = -1;                     // −1: the correct equations
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const {
+    return 0.5 * mass * v.dot(v);
+  }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const {
+    return 0.5 * q.dot(stiffness.cast<S>().cwiseProduct(q));
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+  Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>&, double) const {
+    Coordinates<double> a = -stiffness.cwiseProduct(q) / mass;
+    if (slipped_equation >= 0) a[slipped_equation] = -a[slipped_equation];
+    return a;
+  }
+};
+}  // namespace
+
+// The slipped sign makes equation j read m a_j = +k_j q_j: its residual is 2 k_j |q_j|, and each
+// equation's terms sum to |m a_i| + |k_i q_i| = 2 k_i |q_i|, whichever equation is wrong.
+BOOST_AUTO_TEST_CASE(a_wrong_term_is_found_in_whichever_equation_it_is) {
+  const AnisotropicOscillator::Coordinates<double> q(0.5, -0.25, 0.125), v(0.3, -1.0, 2.0);
+  const AnisotropicOscillator correct;
+  const double scale = (2 * correct.stiffness.cwiseProduct(q).cwiseAbs()).maxCoeff();  // 2 k_z |z| = 2.25
+  const ea::EquationResidual right =
+      ea::equation_residual(correct, q, v, correct.accelerations(q, v, 0.0), 0.0);
+  BOOST_TEST(right.residual <= 1e-15 * right.scale);
+  BOOST_TEST(right.scale == scale, tolerance(1e-14));
+  for (const int slipped : {0, 1, 2}) {
+    AnisotropicOscillator model;
+    model.slipped_equation = slipped;
+    const ea::EquationResidual r = ea::equation_residual(model, q, v, model.accelerations(q, v, 0.0), 0.0);
+    BOOST_TEST_MESSAGE("sign slipped in equation " << slipped << ": residual " << r.residual << ", scale "
+                                                   << r.scale);
+    BOOST_TEST(r.residual == 2 * model.stiffness[slipped] * std::abs(q[slipped]), tolerance(1e-14));
+    BOOST_TEST(r.scale == scale, tolerance(1e-14));
   }
 }
 

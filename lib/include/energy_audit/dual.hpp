@@ -481,6 +481,14 @@ struct first_dual<Dual<Scalar, N>, Rest...> {
 
 template <class...>
 inline constexpr bool always_false = false;
+
+/// void, as std::void_t, but a member of a class template: dependent for every compiler (clang
+/// takes std::void_t<Arguments...> for plain void and would fire the static_assert below at its
+/// definition), and one type for every call, so that the static_assert fires once.
+template <class...>
+struct void_of {
+  using type = void;
+};
 }  // namespace detail
 
 #define ENERGY_AUDIT_DUAL_HAS_NO(function)                                                                     \
@@ -495,7 +503,7 @@ inline constexpr bool always_false = false;
   template <class... Arguments>                                                                                \
     requires(detail::is_dual<Arguments> || ...)                                                                \
   typename detail::first_dual<Arguments...>::type function(const Arguments&...) {                              \
-    static_cast<void>(sizeof(detail::DualHasNo_##function<std::void_t<Arguments...>>));                        \
+    static_cast<void>(sizeof(detail::DualHasNo_##function<typename detail::void_of<Arguments...>::type>));    \
     return {};                                                                                                 \
   }
 

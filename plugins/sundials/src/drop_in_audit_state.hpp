@@ -72,9 +72,7 @@ class DropInAuditState {
       : dofs(n),
         energies(std::move(e)),
         audit(AuditOptions{
-            .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
-        minus_v(static_cast<std::size_t>(n)),
-        zero_v(static_cast<std::size_t>(n), 0.0) {
+            .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}) {
     if (energies.sum_shares && energies.equation_residual) {
       throw InvalidArgument(std::string(Calls::audit_name) +
                             ": the equation check (equation_residual) needs the whole state in one process; "
@@ -86,7 +84,7 @@ class DropInAuditState {
   DropInEnergies energies;
   Audit audit;
   long audited = 0;
-  bool incomplete = false;  // a step went unaudited (an energy function threw)
+  bool incomplete = false;  // a step went unaudited (taken outside the audit, or an energy function threw)
   int failure_flag = 0;     // the first negative flag a solve call returned
   double t_audited = 0;     // t_n of the last audited step (or the start)
   DropInStep last;
@@ -94,6 +92,10 @@ class DropInAuditState {
   /// The program's solve call, audited; the arguments were checked by the caller.
   int solve(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask) {
     const NVector scratch = scratch_like(out.y);
+    if (zero_v.empty()) {  // sized once the state is known to hold [q, v]: dofs alone may be any int
+      minus_v.resize(static_cast<std::size_t>(dofs));
+      zero_v.assign(static_cast<std::size_t>(dofs), 0.0);
+    }
     NVector derivative_vector;
     if (energies.equation_residual) {
       derivative_vector = scratch_like(out.y);
@@ -383,6 +385,7 @@ class DropInAuditState {
       return;
     }
     if (steps != steps_seen) {
+      incomplete = true;
       throw Error(std::string(Calls::audit_name) + ": " + std::to_string(steps - steps_seen) + " " +
                   Calls::solver_name + " step(s) were taken outside " + Calls::audit_name +
                   "::" + Calls::solve_name + " and cannot be audited");

@@ -20,9 +20,12 @@ EaCvodeAudit *oscillator_audit(OscillatorData *data, int dofs);
 
 /* Integrates with CVODE BDF to `outputs` output times 0.5 s apart, storing q and v at each in
  * states[2 i], states[2 i + 1]; through `audit` when it is not NULL, else with plain CVode. The
- * state has `length` entries (2 for the oscillator; more are zero and stay so). Returns 0, or
- * the first negative flag of a CVode (or ea_cvode_audit) call. */
-int run_oscillator(OscillatorData *data, EaCvodeAudit *audit, int length, int outputs, double *states);
+ * state has `length` entries (2 for the oscillator; more are zero and stay so). Before output
+ * `plain_step_before` (none when negative) it takes one step with plain CVode in CV_ONE_STEP
+ * mode, beside the audit. Returns 0, or the first negative flag of a CVode (or ea_cvode_audit)
+ * call. */
+int run_oscillator(OscillatorData* data, EaCvodeAudit* audit, int length, int outputs, int plain_step_before,
+                   double* states);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,13 @@
 // The C interface of the drop-in audit (cvode_drop_in.h) from a program compiled as C99
 // (c_drop_in_program.c): the solution bit for bit that of plain CVode, Z against the energy the
 // damper took, user_data reaching the energy functions, and errors as return codes with one-line
-// messages. c_header_after_macros.c compiles the header as C after SUNDIALS' example macros.
+// messages, a failure inside the audit as well as a bad argument. c_header_after_macros.c compiles the header
+// as C after SUNDIALS' example macros.
+#include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
-
-#include <boost/test/unit_test.hpp>
 
 #include "c_drop_in_program.h"
 
@@ -27,10 +28,10 @@ struct Audit {
 BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   OscillatorData plain_data{2.0, 0.4, 18.0, 0}, audited_data{2.0, 0.4, 18.0, 0};
   std::vector<double> plain(2 * outputs), audited(2 * outputs);
-  BOOST_TEST_REQUIRE(run_oscillator(&plain_data, nullptr, 2, outputs, plain.data()) == 0);
+  BOOST_TEST_REQUIRE(run_oscillator(&plain_data, nullptr, 2, outputs, -1, plain.data()) == 0);
   const Audit audit{oscillator_audit(&audited_data, 1)};
   BOOST_TEST_REQUIRE(audit.handle != nullptr);
-  BOOST_TEST_REQUIRE(run_oscillator(&audited_data, audit.handle, 2, outputs, audited.data()) == 0,
+  BOOST_TEST_REQUIRE(run_oscillator(&audited_data, audit.handle, 2, outputs, -1, audited.data()) == 0,
                      ea_cvode_audit_last_error(audit.handle));
   for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == audited[i]);  // exactly
   BOOST_TEST(plain_data.energy_calls == 0);
@@ -64,7 +65,8 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
     BOOST_TEST_REQUIRE(no_dofs.handle != nullptr);
     BOOST_TEST(std::string(ea_cvode_audit_last_error(no_dofs.handle)) ==
                "CvodeAudit: dofs = 0; the number of coordinates must be > 0");
-    BOOST_TEST(run_oscillator(&data, no_dofs.handle, 2, outputs, states.data()) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+    BOOST_TEST(run_oscillator(&data, no_dofs.handle, 2, outputs, -1, states.data()) ==
+               EA_CVODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(ea_cvode_audit_passed(no_dofs.handle) == 0);
   }
   {
@@ -74,7 +76,7 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   }
   {
     const Audit too_many_dofs{oscillator_audit(&data, 2)};  // the state holds q and v of one coordinate
-    BOOST_TEST(run_oscillator(&data, too_many_dofs.handle, 2, outputs, states.data()) ==
+    BOOST_TEST(run_oscillator(&data, too_many_dofs.handle, 2, outputs, -1, states.data()) ==
                EA_CVODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_cvode_audit_last_error(too_many_dofs.handle)) ==
                "CvodeAudit: the CVODE state has 2 entries; the audit of 2 coordinates needs y = [q, v], at least 4");
@@ -82,9 +84,21 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   {
     const Audit rates_late{oscillator_audit(&data, 1)};
     BOOST_TEST(ea_cvode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) == EA_CVODE_AUDIT_SUCCESS);
-    BOOST_TEST_REQUIRE(run_oscillator(&data, rates_late.handle, 2, 1, states.data()) == 0);
+    BOOST_TEST_REQUIRE(run_oscillator(&data, rates_late.handle, 2, 1, -1, states.data()) == 0);
     BOOST_TEST(ea_cvode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_cvode_audit_last_error(rates_late.handle)).find("before the first") != std::string::npos);
+  }
+  {
+    // Any int is a dofs to check against the state, not a size to allocate up front (an input of
+    // tests/fuzz/c_drop_in_fuzzer): the handle is made, and the call refuses the short state.
+    const Audit huge_dofs{oscillator_audit(&data, std::numeric_limits<int>::max())};
+    BOOST_TEST_REQUIRE(std::string(ea_cvode_audit_last_error(huge_dofs.handle)).empty());
+    BOOST_TEST(run_oscillator(&data, huge_dofs.handle, 2, outputs, -1, states.data()) ==
+               EA_CVODE_AUDIT_INVALID_ARGUMENT);
+    BOOST_TEST(
+        std::string(ea_cvode_audit_last_error(huge_dofs.handle)) ==
+        "CvodeAudit: the CVODE state has 2 entries; the audit of 2147483647 coordinates needs y = [q, v], at "
+        "least 4294967294");
   }
   // A NULL handle is refused, not dereferenced.
   sunrealtype t = 0;
@@ -92,6 +106,20 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   BOOST_TEST(ea_cvode_audit_passed(nullptr) == 0);
   BOOST_TEST(std::isnan(ea_cvode_audit_relative_drift(nullptr)));
   ea_cvode_audit_free(nullptr);
+}
+
+// A step the program takes with plain CVode between two audited calls cannot be audited: the
+// next call fails with EA_CVODE_AUDIT_FAILED, not EA_CVODE_AUDIT_INVALID_ARGUMENT (the arguments
+// are fine), and the message says what happened; the audit is then incomplete and cannot pass.
+BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_a_failure_with_its_message) {
+  OscillatorData data{2.0, 0.4, 18.0, 0};
+  std::vector<double> states(2 * outputs);
+  const Audit audit{oscillator_audit(&data, 1)};
+  BOOST_TEST(run_oscillator(&data, audit.handle, 2, outputs, 3, states.data()) == EA_CVODE_AUDIT_FAILED);
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(audit.handle)) ==
+             "CvodeAudit: 1 CVODE step(s) were taken outside CvodeAudit::CVode and cannot be audited");
+  BOOST_TEST(std::string(ea_cvode_audit_verdict(audit.handle)) == "incomplete");
+  BOOST_TEST(ea_cvode_audit_passed(audit.handle) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(the_header_compiles_as_c_after_sundials_example_macros) {

@@ -19,9 +19,9 @@ namespace energy_audit::sun {
 /// outside (t0, t1) are left out, and repeated ones count once.
 inline std::vector<double> piece_ends(double t0, double t1, std::vector<double> breakpoints) {
   std::erase_if(breakpoints, [&](double t) { return !(t > t0 && t < t1); });
-  std::ranges::sort(breakpoints);
-  const auto repeated = std::ranges::unique(breakpoints);
-  breakpoints.erase(repeated.begin(), repeated.end());
+  // Iterators, not std::ranges::unique: its subrange does not compile with clang 14 and libstdc++ 12.
+  std::sort(breakpoints.begin(), breakpoints.end());
+  breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
   breakpoints.push_back(t1);
   return breakpoints;
 }
