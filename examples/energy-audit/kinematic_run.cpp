@@ -163,7 +163,7 @@ void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& set
   if (!(t_end > interval.t0)) {
     throw UsageError("--t-end: " + std::to_string(t_end) + " must be after the start, t = " + std::to_string(interval.t0));
   }
-  if (!method.adaptive()) check_fixed_step(settings.options.step, settings.step, {interval.t0, t_end});
+  if (!method.adaptive()) check_fixed_step(settings.options, settings.step, {interval.t0, t_end});
 }
 
 const std::vector<KinematicEntry>& kinematic_registry() {

@@ -268,13 +268,17 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
     }
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
-    if (!(o.rtol > 0)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be > 0");
-    if (!(o.atol > 0)) throw UsageError(option("atol") + ": " + to_text(o.atol) + " must be > 0");
-    if (!(o.max_steps > 0)) throw UsageError(option("max-steps") + ": must be > 0");
-    if (!(o.initial_step >= 0)) {
-      throw UsageError(option("initial-step") + ": " + to_text(o.initial_step) + " must be >= 0");
+    if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");
+    if (!(o.atol > 0) || !std::isfinite(o.atol)) {
+      throw UsageError(option("atol") + ": " + to_text(o.atol) + " must be finite and > 0");
     }
-    if (!(o.max_step >= 0)) throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " must be >= 0");
+    if (!(o.max_steps > 0)) throw UsageError(option("max-steps") + ": must be > 0");
+    if (!(o.initial_step >= 0) || !std::isfinite(o.initial_step)) {
+      throw UsageError(option("initial-step") + ": " + to_text(o.initial_step) + " must be finite and >= 0");
+    }
+    if (!(o.max_step >= 0) || !std::isfinite(o.max_step)) {
+      throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " must be finite and >= 0");
+    }
     if (o.max_step > 0 && span / o.max_step > static_cast<double>(o.max_steps)) {
       throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " needs more than " + option("max-steps") +
                        " = " + std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
@@ -282,11 +286,12 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
     }
     return interval;
   }
-  check_fixed_step(settings.options.step, settings.step, interval);
+  check_fixed_step(settings.options, settings.step, interval);
   return interval;
 }
 
-void check_fixed_step(const std::string& option, double step, const Interval& interval) {
+void check_fixed_step(const OptionNames& options, double step, const Interval& interval) {
+  const std::string& option = options.step;
   const double span = interval.t_end - interval.t0;
   if (!std::isfinite(step) || !(step > 0)) throw UsageError(option + ": " + to_text(step) + " must be > 0");
   if (step > span) {
@@ -297,7 +302,7 @@ void check_fixed_step(const std::string& option, double step, const Interval& in
   if (steps > max_fixed_steps) {
     throw UsageError(option + ": " + to_text(step) + " gives " + to_text(steps) + " steps over [" +
                      to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
-                     to_text(max_fixed_steps) + "; take a larger step or a shorter " + option("t-end"));
+                     to_text(max_fixed_steps) + "; take a larger step or a shorter " + options("t-end"));
   }
 }
 

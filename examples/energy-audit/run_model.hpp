@@ -161,8 +161,8 @@ void check_method_options_apply(const std::set<std::string>& given, const Option
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
 /// Usage checks of a fixed step over `interval`: finite and > 0, no longer than the interval, and
-/// at most max_fixed_steps steps. Throws UsageError naming `option`.
-void check_fixed_step(const std::string& option, double step, const Interval& interval);
+/// at most max_fixed_steps steps. Throws UsageError naming the step option as `options` spell it.
+void check_fixed_step(const OptionNames& options, double step, const Interval& interval);
 
 /// Checks as check_settings does, then integrates. A run-time failure does not throw: the
 /// outcome says how the run ended, with the history computed so far (handed to the row sink).
