@@ -457,7 +457,7 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
 }
 
 /// sign(k) log10(1 + |k| / scale): linear within |k| of about `scale`, logarithmic beyond, so
-/// that gains near 0 and gains of -1000 both show on one axis.
+/// that gains near 0 and gains of large magnitude both show on one axis.
 double symmetric_log(double k, double scale) { return std::copysign(std::log10(1 + std::abs(k) / scale), k); }
 
 /// `set xtics` of a symmetric-log axis over [k_min, k_max]: 0 and ±1, ±10, ... from `scale` on.
@@ -496,8 +496,8 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
       if (std::find(taus.begin(), taus.end(), p.tau) == taus.end()) taus.push_back(p.tau);
     }
   }
-  // The lower boundaries lie near -z*/tau (-1000), the upper ones near 0 (-0.5): k runs on a
-  // symmetric-log axis, linear within the spacing of the map's gains.
+  // A lower boundary lies near the linear limit z*/tau, far from 0, an upper one near 0: k runs
+  // on a symmetric-log axis, linear within the spacing of the map's gains.
   std::vector<double> gains;
   for (const StabilityPanel& panel : panels) {
     for (const StabilityPanel::Point& p : panel.points) gains.push_back(p.k);

@@ -2,7 +2,7 @@
 /// \file
 /// The progress line of a study (compare, sweep, stability, advise) on standard error:
 ///
-///     sweep crane: 12/48 runs, 3.1 s elapsed, about 9.3 s left
+///     sweep of crane: 12/48 runs, 3.1 s elapsed, about 9.3 s left
 ///
 /// rewritten in place (carriage return) as runs finish, at most every 0.2 s, and ended with a
 /// newline and the final count when the stage ends. A stage whose work is not known in advance
@@ -35,7 +35,7 @@ class ProgressLine {
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
-  /// Starts a stage, ending the one before: `what` ("sweep crane"), `total` items of `unit`
+  /// Starts a stage, ending the one before: `what` ("sweep of crane"), `total` items of `unit`
   /// ("runs"; total 0: not known in advance) and, for searches of unknown length, one named
   /// counter per item (advise: the probes of each method's search).
   void start(std::string what, std::size_t total, std::string unit = "runs",

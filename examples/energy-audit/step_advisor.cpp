@@ -256,6 +256,8 @@ void write_advice_json(OutputFile& file, const std::string& model, const AdviceS
                        {"not_monotone", m.not_monotone},
                        {"note", m.note},
                        {"diverged", m.probes_ending("diverged")},
+                       {"error", m.probes_ending("error")},
+                       {"interrupted", m.probes_ending("interrupted")},
                        {"probes", probes}});
   }
   j["methods"] = methods;

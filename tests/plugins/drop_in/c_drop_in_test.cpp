@@ -89,8 +89,8 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
     BOOST_TEST(std::string(ea_cvode_audit_last_error(rates_late.handle)).find("before the first") != std::string::npos);
   }
   {
-    // Any int is a dofs to check against the state, not a size to allocate up front (an input of
-    // tests/fuzz/c_drop_in_fuzzer): the handle is made, and the call refuses the short state.
+    // Any int is a dofs to check against the state, not a size to allocate up front: the handle
+    // is made, and the call refuses the short state.
     const Audit huge_dofs{oscillator_audit(&data, std::numeric_limits<int>::max())};
     BOOST_TEST_REQUIRE(std::string(ea_cvode_audit_last_error(huge_dofs.handle)).empty());
     BOOST_TEST(run_oscillator(&data, huge_dofs.handle, 2, outputs, -1, states.data()) ==
