@@ -103,33 +103,43 @@ KinematicOutcome run_ellipse(const ModelSetup& setup, const KinematicSettings& s
   StopRequest stop;
   KinematicObserver<KinematicSystem<examples::Ellipse>> observer{system, outcome, settings, stop};
   const auto started = std::chrono::steady_clock::now();
+  // The results count as the run goes, so that a run an exception ends keeps what it computed.
+  sun::CvodesResult adaptive_result;
+  IntegrationResult fixed_step_result;
+  const auto take_counts = [&] {
+    if (settings.method.adaptive()) {
+      outcome.steps = static_cast<std::size_t>(adaptive_result.counters.steps);
+      outcome.rhs_evaluations = static_cast<std::size_t>(adaptive_result.counters.rhs_evaluations +
+                                                         adaptive_result.counters.jacobian_rhs_evaluations);
+      outcome.t_reached = adaptive_result.t_reached;
+    } else {
+      outcome.steps = fixed_step_result.steps;
+      outcome.rhs_evaluations = fixed_step_result.rhs_evaluations;
+      outcome.t_reached = fixed_step_result.t_reached;
+    }
+  };
   try {
     if (settings.method.adaptive()) {
       sun::CvodesOptions options = settings.cvodes;
       options.method = settings.method.multistep;
       outcome.cvodes = options;
-      const sun::CvodesResult result =
-          sun::integrate_cvodes(system, q, outcome.interval.t0, outcome.interval.t_end, observer, options, &stop);
-      outcome.steps = static_cast<std::size_t>(result.counters.steps);
-      outcome.rhs_evaluations =
-          static_cast<std::size_t>(result.counters.rhs_evaluations + result.counters.jacobian_rhs_evaluations);
-      outcome.end = result.end;
-      outcome.t_reached = result.t_reached;
+      sun::integrate_cvodes(adaptive_result, system, q, outcome.interval.t0, outcome.interval.t_end, observer,
+                            options, &stop);
+      outcome.end = adaptive_result.end;
     } else {
       FixedStepper stepper(settings.method.fixed_step);
-      const IntegrationResult result = integrate_const(stepper, system, q, outcome.interval.t0,
-                                                       outcome.interval.t_end, settings.step, observer, &stop);
-      outcome.steps = result.steps;
-      outcome.rhs_evaluations = result.rhs_evaluations;
-      outcome.end = result.end;
-      outcome.t_reached = result.t_reached;
+      integrate_const(fixed_step_result, stepper, system, q, outcome.interval.t0, outcome.interval.t_end,
+                      settings.step, observer, &stop);
+      outcome.end = fixed_step_result.end;
       if (settings.multiplier_points > 0) {
         outcome.transverse_multiplier =
             transverse_multiplier(stepper, system, settings.step, outcome.interval.t0,
                                   examples::Ellipse::constraint_points(settings.multiplier_points));
       }
     }
+    take_counts();
   } catch (const std::exception& e) {
+    take_counts();
     outcome.end = RunEnd::Error;
     outcome.error = e.what();
   }
