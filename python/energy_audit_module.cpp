@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/integrate_const.hpp>
 #include <energy_audit/run_progress.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/trajectory_audit.hpp>
@@ -162,11 +163,16 @@ cli::RunSettings run_settings(const cli::ModelEntry& model, const RunArguments& 
   return settings;
 }
 
+/// The steps of a fixed-step run, as the integrator counts them.
+double fixed_steps(const cli::RunSettings& settings, const ea::Interval& interval) {
+  return static_cast<double>(ea::fixed_step_count(interval.t0, interval.t_end, settings.step));
+}
+
 /// The rows the history will hold: a fixed-step run's steps over `every`, an adaptive run's at
 /// most max_steps over `every`, and the initial and the last state.
 double history_rows(const cli::RunSettings& settings, const ea::Interval& interval, std::size_t every) {
   const double steps = settings.method.adaptive() ? static_cast<double>(settings.cvodes.max_steps)
-                                                  : std::ceil((interval.t_end - interval.t0) / settings.step);
+                                                  : fixed_steps(settings, interval);
   return std::floor(steps / static_cast<double>(every)) + 2;
 }
 
@@ -203,7 +209,7 @@ class ProgressLine {
   ProgressLine(const cli::ModelEntry& model, const cli::RunSettings& settings, const ea::Interval& interval)
       : prefix_("energy_audit.run " + model.name + " " + settings.method.name + ": "),
         interval_(interval),
-        fixed_steps_(settings.method.adaptive() ? 0 : std::ceil((interval.t_end - interval.t0) / settings.step)),
+        fixed_steps_(settings.method.adaptive() ? 0 : fixed_steps(settings, interval)),
         stderr_(py::module_::import("sys").attr("stderr")) {
     try {
       terminal_ = stderr_.attr("isatty")().cast<bool>();
@@ -293,33 +299,19 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   const ea::Interval interval = cli::check_settings(model, setup, settings);
   const cli::Form form = cli::form_of(model, settings);
   const std::vector<std::string>& independent = cli::independent_velocities_of(model, settings);
-  const std::vector<std::string> columns = cli::history_columns(model, form, independent);
   const std::size_t every = arguments.every.value_or(1);
 
+  // The rows, as the history CSV writes them (HistoryRows); no reservation up front, so that a
+  // long run's history does not fail for memory before its first step.
+  cli::HistoryRows history(model, setup, form, independent);
   std::vector<double> rows;
-  std::size_t row_size = 0;
   settings.audit.store_every = arguments.history ? every : 0;
   if (arguments.history) {
-    warn_of_a_large_history(settings, interval, every, columns.size());
-    // A fixed-step run's rows are known: no reallocation doubles the memory while they come in.
-    if (!settings.method.adaptive()) {
-      rows.reserve(static_cast<std::size_t>(history_rows(settings, interval, every)) * columns.size());
-    }
-    // The audit's rows, each followed by the model's extra outputs at its state, as in the CSV.
-    cli::ExtraOutputFunction extra_outputs;
-    if (model.extra_output_function) extra_outputs = model.extra_output_function(setup, form, independent);
-    settings.audit.row_sink = [&rows, &row_size, extra_outputs = std::move(extra_outputs),
-                               extra_values = std::vector<double>(model.extra_output_names.size())](
-                                  const ea::HistoryLayout& layout, std::span<const double> block) mutable {
-      const std::size_t audit_row_size = layout.row_size();
-      row_size = audit_row_size + extra_values.size();
-      for (std::size_t start = 0; start < block.size(); start += audit_row_size) {
-        const std::span<const double> row = block.subspan(start, audit_row_size);
-        rows.insert(rows.end(), row.begin(), row.end());
-        if (extra_outputs) {
-          extra_outputs(layout, row, extra_values);
-          rows.insert(rows.end(), extra_values.begin(), extra_values.end());
-        }
+    warn_of_a_large_history(settings, interval, every, history.columns().size());
+    settings.audit.row_sink = [&rows, &history](const ea::HistoryLayout& layout, std::span<const double> block) {
+      const std::size_t row_size = layout.row_size();
+      for (std::size_t start = 0; start < block.size(); start += row_size) {
+        history.append(layout, block.subspan(start, row_size), rows);
       }
     };
   }
@@ -344,8 +336,9 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.steps = outcome.steps;
   r.rhs_evaluations = outcome.rhs_evaluations;
   if (arguments.history) {
-    r.columns = columns;
-    r.history_array = owning_array(std::move(rows), row_size == 0 ? columns.size() : row_size);
+    if (outcome.audit) history.append_last(*outcome.audit, rows);  // the last state, which every= may have left out
+    r.columns = history.columns();
+    r.history_array = owning_array(std::move(rows), r.columns.size());
   }
   return r;
 }
@@ -408,9 +401,10 @@ stabilize: none|baumgarte|ggl (multiplier models; ggl with idas); baumgarte: (al
 phase: right|midpoint, models with an excitation in pieces.
 equation_check_every, equation_threshold: models with hand-derived accelerations, check
   Lagrange's equations every K-th step (100; 0: never) against the threshold (1e-8).
-every: keep every K-th step in the history (default 1; delta_C sees every step).
+every: keep every K-th step in the history, and the last state (default 1; delta_C sees every
+  step).
 history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane with step 1e-6
-  holds 5e6 rows x 14 columns, 560 MB). Above 256 MiB a UserWarning says so before the run;
+  holds 5e6 rows x 16 columns, 640 MB). Above 256 MiB a UserWarning says so before the run;
   every=K or history=False bound it.
 progress: draw a progress line on sys.stderr (steps or time done of the total, elapsed time,
   time left).

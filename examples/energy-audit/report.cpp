@@ -250,6 +250,10 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   file.write("\n");
 }
 
+namespace {
+
+/// The names of the audit's columns: t, the coordinates, the second half (NAME_dot, p_NAME or
+/// u_NAME), the energies, the multipliers and drifts; then the extra outputs.
 std::vector<std::string> history_columns(const ModelEntry& model, Form form, const std::vector<std::string>& independent) {
   std::vector<std::string> columns{"t"};
   for (const std::string& name : model.coordinate_names) columns.push_back(name);
@@ -273,66 +277,84 @@ std::vector<std::string> history_columns(const ModelEntry& model, Form form, con
   return columns;
 }
 
-HistoryCsv::HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
-                       const std::vector<std::string>& independent)
-    : file_(file) {
-  std::vector<std::string> columns = history_columns(model, form, independent);
+}  // namespace
+
+HistoryRows::HistoryRows(const ModelEntry& model, const ModelSetup& setup, Form form,
+                         const std::vector<std::string>& independent)
+    : columns_(history_columns(model, form, independent)) {
   if (form == Form::Lagrange && model.acceleration_function) {
     accelerations_ = model.acceleration_function(setup);
     acceleration_values_.resize(model.coordinate_names.size());
     // After t, q and v: the columns a trajectory's samples have, in that order.
-    auto position = columns.begin() + static_cast<long>(1 + 2 * model.coordinate_names.size());
-    for (const std::string& name : model.coordinate_names) position = columns.insert(position, name + "_ddot") + 1;
+    auto position = columns_.begin() + static_cast<long>(1 + 2 * model.coordinate_names.size());
+    for (const std::string& name : model.coordinate_names) position = columns_.insert(position, name + "_ddot") + 1;
   }
   if (model.extra_output_function) {
     extra_outputs_ = model.extra_output_function(setup, form, independent);
     extra_values_.resize(model.extra_output_names.size());
   }
+}
+
+void HistoryRows::append(const HistoryLayout& layout, std::span<const double> row, std::vector<double>& values) {
+  const auto energies = row.begin() + static_cast<long>(layout.energy_offset());
+  values.insert(values.end(), row.begin(), energies);
+  if (accelerations_) {
+    try {
+      accelerations_(layout, row, acceleration_values_);
+    } catch (const std::exception&) {  // a state the model's equations fail at (the run then ended there)
+      std::fill(acceleration_values_.begin(), acceleration_values_.end(), std::numeric_limits<double>::quiet_NaN());
+    }
+    values.insert(values.end(), acceleration_values_.begin(), acceleration_values_.end());
+  }
+  values.insert(values.end(), energies, row.end());
+  if (extra_outputs_) {
+    extra_outputs_(layout, row, extra_values_);
+    values.insert(values.end(), extra_values_.begin(), extra_values_.end());
+  }
+  ++rows_appended_;
+  last_t_appended_ = row[0];
+}
+
+bool HistoryRows::append_last(const Audit& audit, std::vector<double>& values) {
+  const std::span<const double> last = audit.last_row();
+  if (last.empty() || (rows_appended_ > 0 && last[0] == last_t_appended_)) return false;
+  append(audit.layout(), last, values);
+  return true;
+}
+
+HistoryCsv::HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
+                       const std::vector<std::string>& independent)
+    : file_(file), rows_(model, setup, form, independent) {
   std::string header;
-  for (const std::string& column : columns) header += (header.empty() ? "" : ",") + column;
+  for (const std::string& column : rows_.columns()) header += (header.empty() ? "" : ",") + column;
   file_.write(header + "\n");
 }
 
 RowSink HistoryCsv::sink() {
-  return [this](const HistoryLayout& layout, std::span<const double> rows) { write_rows(layout, rows); };
+  return [this](const HistoryLayout& layout, std::span<const double> rows) {
+    const std::size_t row_size = layout.row_size();
+    for (std::size_t start = 0; start < rows.size(); start += row_size) {
+      values_.clear();
+      rows_.append(layout, rows.subspan(start, row_size), values_);
+      write_values();
+    }
+  };
 }
 
 void HistoryCsv::finish(const Audit& audit) {
-  const std::span<const double> last = audit.last_row();
-  if (last.empty() || (rows_written_ > 0 && last[0] == last_t_written_)) return;
-  write_rows(audit.layout(), last);
+  values_.clear();
+  if (rows_.append_last(audit, values_)) write_values();
 }
 
-void HistoryCsv::write_rows(const HistoryLayout& layout, std::span<const double> rows) {
-  const std::size_t row_size = layout.row_size();
+void HistoryCsv::write_values() {
   char buffer[32];
-  const auto append = [&](double value) {
-    line_ += ',';
+  line_.clear();
+  for (const double value : values_) {
+    if (!line_.empty()) line_ += ',';
     line_ += shortest(value, buffer);
-  };
-  for (std::size_t start = 0; start < rows.size(); start += row_size) {
-    const std::span<const double> row = rows.subspan(start, row_size);
-    line_.clear();
-    line_ += shortest(row[0], buffer);
-    for (std::size_t c = 1; c < layout.energy_offset(); ++c) append(row[c]);
-    if (accelerations_) {
-      try {
-        accelerations_(layout, row, acceleration_values_);
-      } catch (const std::exception&) {  // a state the model's equations fail at (the run then ended there)
-        std::fill(acceleration_values_.begin(), acceleration_values_.end(), std::numeric_limits<double>::quiet_NaN());
-      }
-      for (const double value : acceleration_values_) append(value);
-    }
-    for (std::size_t c = layout.energy_offset(); c < row_size; ++c) append(row[c]);
-    if (extra_outputs_) {
-      extra_outputs_(layout, row, extra_values_);
-      for (const double value : extra_values_) append(value);
-    }
-    line_ += '\n';
-    file_.write(line_);
-    ++rows_written_;
-    last_t_written_ = row[0];
   }
+  line_ += '\n';
+  file_.write(line_);
 }
 
 double observed_order(double resolution_prev, double delta_prev, double resolution, double delta) {

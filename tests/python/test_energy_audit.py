@@ -33,6 +33,15 @@ def cli_record(*arguments):
             return json.load(record)
 
 
+def cli_history(*arguments):
+    """The rows of the history CSV of `energy-audit run ARGUMENTS --csv FILE`, header first."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "run.csv")
+        subprocess.run([CLI, "run", *arguments, "--csv", path], check=True, capture_output=True)
+        with open(path, encoding="utf-8") as table:
+            return list(csv.reader(table))
+
+
 def cli_usage_error(*arguments):
     """The message of the usage error of `energy-audit run ARGUMENTS`, without its prefix."""
     completed = subprocess.run([CLI, "run", *arguments], capture_output=True, text=True)
@@ -159,12 +168,7 @@ class RunTest(unittest.TestCase):
             self.assertIn(argument, ea.audit_trajectory.__doc__)
 
     def test_columns_include_the_extra_outputs_as_the_csv_does(self):
-        with tempfile.TemporaryDirectory() as directory:
-            path = os.path.join(directory, "run.csv")
-            subprocess.run([CLI, "run", "container-line", "--t-end", "1", "--step", "1e-2", "--csv", path],
-                           check=True, capture_output=True)
-            with open(path, encoding="utf-8") as table:
-                rows = list(csv.reader(table))
+        rows = cli_history("container-line", "--t-end", "1", "--step", "1e-2")
         result = ea.run("container-line", t_end=1.0, step=1e-2)
         self.assertEqual(result.columns, rows[0])
         self.assertIn("rope_drift", result.columns)
@@ -172,6 +176,20 @@ class RunTest(unittest.TestCase):
         for name in ("rope_drift", "psi_c"):
             column = rows[0].index(name)
             self.assertEqual(list(result.history[name]), [float(row[column]) for row in rows[1:]])
+
+    def test_columns_include_the_accelerations_as_the_csv_does(self):
+        rows = cli_history("crane", "--step", "1e-2")
+        result = ea.run("crane", step=1e-2)
+        self.assertEqual(result.columns, rows[0])
+        self.assertTrue(any(name.endswith("_ddot") for name in result.columns), result.columns)
+        self.assertEqual(result.history_array.tolist(), [[float(value) for value in row] for row in rows[1:]])
+
+    def test_every_keeps_the_last_state_as_the_csv_does(self):
+        rows = cli_history("crane", "--every", "7")
+        result = ea.run("crane", every=7)
+        self.assertEqual(result.history["t"][-1], 5.0)
+        self.assertEqual(result.columns, rows[0])
+        self.assertEqual(result.history_array.tolist(), [[float(value) for value in row] for row in rows[1:]])
 
     def test_progress_draws_a_line_on_stderr(self):
         for progress in (False, True):
@@ -182,6 +200,10 @@ class RunTest(unittest.TestCase):
                                                     r"[0-9.]+ s elapsed\n$")
             else:
                 self.assertEqual(stderr.getvalue(), "")
+        # 0.07 / 0.01 is 7.000000000000001 in doubles: the integrator's count, 7 steps, is the total.
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            ea.run("crane", step=1e-2, t_end=0.07, progress=True)
+        self.assertRegex(stderr.getvalue(), r"7 of 7 steps \(100%\)")
         with contextlib.redirect_stderr(io.StringIO()) as stderr:
             ea.run("crane", method="cvode-bdf", progress=True)
         self.assertRegex(stderr.getvalue(), r"t = 5 of 5 \(100%\), [0-9]+ steps, [0-9.]+ s elapsed\n$")
@@ -206,7 +228,7 @@ class RunTest(unittest.TestCase):
     def test_a_large_history_is_announced_before_the_run(self):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            with self.assertRaisesRegex(UserWarning, r"about 500000[0-9] rows x 14 columns \(560 MB\); every=K"):
+            with self.assertRaisesRegex(UserWarning, r"about 500000[0-9] rows x 16 columns \(640 MB\); every=K"):
                 ea.run("crane", step=1e-6)
             ea.run("crane", step=1e-6, t_end=0.01)  # 10^4 rows: no warning
 
