@@ -61,9 +61,9 @@ int exit_status(int status) {
   return signal_number != 0 ? 128 + signal_number : status;
 }
 
-/// Removes the regular file an earlier invocation left at `path` once this one's run starts, so
-/// that no earlier result stands under a name it was asked to write: while the run goes (or
-/// after a crash) only its temporary file exists, and a run-time failure leaves no file there.
+/// Removes the regular file an earlier invocation left at `path`, when this one's run starts and
+/// after a run-time failure, so that no earlier result stands under a name it was asked to write:
+/// while the run goes (or after a crash) only its temporary file exists.
 /// A usage error, found before any run, leaves every file as it was. A name that stands for a
 /// descriptor ("-") is no file.
 void remove_previous_output(const std::string& path) noexcept {
