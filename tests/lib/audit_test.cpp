@@ -100,17 +100,22 @@ BOOST_AUTO_TEST_CASE(an_audit_continues_only_from_where_it_finished) {
   BOOST_CHECK_THROW(ea::Audit().begin_run(1.0, 1.0), ea::InvalidArgument);
 }
 
-// A constraint drift sample with ‖Φ‖ = position and ‖ψ‖ = velocity.
-void record_with_drift(ea::Audit& audit, double t, double position, double velocity) {
-  ea::Vector q(1), v(1);
-  q << 0.0;
-  v << 0.0;
+// A sample at rest with constant energy (T = V = 1), carrying `drift` and `multipliers`.
+void record_at_rest(ea::Audit& audit, double t, std::optional<ea::ConstraintDrift> drift,
+                    std::optional<ea::Vector> multipliers = std::nullopt) {
+  const ea::Vector rest = ea::Vector::Zero(1);
   ea::EnergyTerms e;
   e.T = e.T2 = 1.0;
   e.V = 1.0;
-  ea::EnergySample sample{t, q, v, e, 0.0};
-  sample.constraint_drift = ea::ConstraintDrift{position, velocity};
+  ea::EnergySample sample{t, rest, rest, e, 0.0};
+  sample.constraint_drift = drift;
+  sample.multipliers = std::move(multipliers);
   audit.record(sample);
+}
+
+// A constraint drift sample with ‖Φ‖ = position and ‖ψ‖ = velocity.
+void record_with_drift(ea::Audit& audit, double t, double position, double velocity) {
+  record_at_rest(audit, t, ea::ConstraintDrift{position, velocity});
 }
 
 BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
@@ -131,16 +136,8 @@ BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
 
 // A sample whose multipliers (one per rope, say) are `multipliers`.
 void record_with_multipliers(ea::Audit& audit, double t, const std::vector<double>& multipliers) {
-  ea::Vector q(1), v(1);
-  q << 0.0;
-  v << 0.0;
-  ea::EnergyTerms e;
-  e.T = e.T2 = 1.0;
-  e.V = 1.0;
-  ea::EnergySample sample{t, q, v, e, 0.0};
-  sample.multipliers =
-      Eigen::Map<const ea::Vector>(multipliers.data(), static_cast<ea::Index>(multipliers.size()));
-  audit.record(sample);
+  record_at_rest(audit, t, std::nullopt,
+                 Eigen::Map<const ea::Vector>(multipliers.data(), static_cast<ea::Index>(multipliers.size())));
 }
 
 // Each multiplier is judged against its own sign at t0: the first pulls (> 0) and turns at 0.2,
