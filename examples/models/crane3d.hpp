@@ -7,8 +7,9 @@
 /// beta = beta0 + w_l t. q = [x, y, z, psi, theta, phi]: the carrier's mass centre and its Cardan
 /// angles, R1 = Rx(psi) Ry(theta) Rz(phi). Rheonomic: C = T2 − T0 + V + Z with
 /// Ż = ∂T/∂t − ∂V/∂t, the work of the drive that enforces the prescribed motion. f = 0; the
-/// accelerations are derived by the library from T and V. The geometry, the mapping of the
-/// seed's masses and the cases are the reconstruction of /work/shared/MODELS.md, section 3.
+/// accelerations are derived by the library from T and V. The seed does not state the whole
+/// geometry: the geometry, the mapping of the seed's masses and the cases below are a
+/// reconstruction, given with their values in this file (README: the `crane3d` model).
 ///
 /// Inertial frame O XYZ, Z up, gravity (0, 0, −g); the pads' anchors lie in the ground Z = 0.
 
