@@ -27,6 +27,7 @@
 
 #include "methods.hpp"
 #include "model_registry.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "run_model.hpp"
 #include "usage_error.hpp"
@@ -190,18 +191,6 @@ void warn_of_a_large_history(const cli::RunSettings& settings, const ea::Interva
   if (PyErr_WarnEx(PyExc_UserWarning, text, 1) != 0) throw py::error_already_set();
 }
 
-/// "12.3 s", "4 min 05 s": a duration for the progress line.
-std::string duration_text(double seconds) {
-  char text[32];
-  if (seconds < 60) {
-    std::snprintf(text, sizeof text, "%.1f s", seconds);
-  } else {
-    const long whole = std::lround(seconds);
-    std::snprintf(text, sizeof text, "%ld min %02ld s", whole / 60, whole % 60);
-  }
-  return text;
-}
-
 /// The progress line of a run on sys.stderr: redrawn in place on a terminal, a line every few
 /// seconds elsewhere.
 class ProgressLine {
@@ -235,8 +224,8 @@ class ProgressLine {
       std::snprintf(text, sizeof text, "t = %.6g of %.6g (%.0f%%), %zu steps", progress.t(), interval_.t_end,
                     100 * done, steps);
     }
-    std::string line = prefix_ + text + ", " + duration_text(elapsed) + " elapsed";
-    if (!last && done > 0) line += ", about " + duration_text(elapsed * (1 - done) / done) + " left";
+    std::string line = prefix_ + text + ", " + cli::duration_text(elapsed) + " elapsed";
+    if (!last && done > 0) line += ", about " + cli::duration_text(elapsed * (1 - done) / done) + " left";
     if (terminal_) {
       line = "\r" + line + "\x1b[K";
       if (last) line += "\n";

@@ -11,8 +11,17 @@ namespace {
 
 constexpr auto redraw_interval = std::chrono::milliseconds(200);
 
-/// "4.2 s", "3 min 07 s", "2 h 05 min".
-std::string duration(double seconds) {
+
+/// The columns of the terminal on standard error; 0 when it is not one (no limit).
+std::size_t terminal_width() {
+  winsize size{};
+  if (isatty(STDERR_FILENO) == 0 || ioctl(STDERR_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
+}
+
+}  // namespace
+
+std::string duration_text(double seconds) {
   char text[32];
   if (seconds < 60) {
     std::snprintf(text, sizeof text, "%.1f s", seconds);
@@ -25,15 +34,6 @@ std::string duration(double seconds) {
   }
   return text;
 }
-
-/// The columns of the terminal on standard error; 0 when it is not one (no limit).
-std::size_t terminal_width() {
-  winsize size{};
-  if (isatty(STDERR_FILENO) == 0 || ioctl(STDERR_FILENO, TIOCGWINSZ, &size) != 0) return 0;
-  return size.ws_col;
-}
-
-}  // namespace
 
 bool progress_shown(bool quiet, bool forced, bool leads) {
   if (!leads || quiet) return false;
@@ -116,12 +116,12 @@ void ProgressLine::draw(bool now_anyway) {
 std::string ProgressLine::text(bool final) const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
   std::string line = what_ + ": " + std::to_string(done_);
-  if (total_ > 0) line += "/" + std::to_string(total_);
-  line += " " + unit_;
+  if (total_ > 0) line.append("/").append(std::to_string(total_));
+  line.append(" ").append(unit_);
   if (counters_.empty()) {
-    line += ", " + duration(elapsed) + (final ? "" : " elapsed");
+    line += ", " + duration_text(elapsed) + (final ? "" : " elapsed");
     if (!final && total_ > 0 && done_ > 0 && done_ < total_) {
-      line += ", about " + duration(elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_)) + " left";
+      line += ", about " + duration_text(elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_)) + " left";
     }
     return line;
   }
@@ -133,8 +133,8 @@ std::string ProgressLine::text(bool final) const {
     if (final || (!c.closed && c.count > 0)) each += (each.empty() ? "" : ", ") + c.name + " " + std::to_string(c.count);
   }
   line += " done, " + std::to_string(probes) + " probes";
-  if (final) return line + " (" + each + "), " + duration(elapsed);
-  line += ", " + duration(elapsed) + " elapsed";
+  if (final) return line + " (" + each + "), " + duration_text(elapsed);
+  line += ", " + duration_text(elapsed) + " elapsed";
   if (!each.empty()) line += "; searching: " + each;
   return line;
 }

@@ -24,6 +24,9 @@ namespace energy_audit::cli {
 /// it is shown when standard error is a terminal; only the leading rank of an MPI job shows it.
 bool progress_shown(bool quiet, bool forced, bool leads);
 
+/// A duration as progress lines show it: "4.2 s", "3 min 07 s", "2 h 05 min".
+std::string duration_text(double seconds);
+
 class ProgressLine {
  public:
   /// A line that shows nothing: every call returns at once.
