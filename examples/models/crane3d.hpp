@@ -340,7 +340,7 @@ struct Crane3d : Crane3dParameters, Crane3dGeometry {
   double ground_potential_at_start_ = 0.0;  // Vground(q0, 0) [J]
 };
 
-/// crane3d with one sign flipped in its equations of motion (MODELS.md "crane3d-wrong"): in the
+/// crane3d with one sign flipped in its equations of motion (docs/models.md, crane3d-wrong): in the
 /// psi row, the gravity part −∂Vg/∂psi of −∂V/∂q becomes +∂Vg/∂psi. T, V, Ż and C stay those of
 /// Crane3d. Its accelerations are its own (the "hand-derived" ones the equation check compares
 /// with Lagrange's equations of T and V): the correct terms M and r from the library with

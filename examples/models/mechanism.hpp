@@ -107,7 +107,7 @@ struct Mechanism {
     return {S(0.0), S(0.0)};
   }
 
-  /// Lagrange's equations solved by hand (MODELS.md, "mechanism"), exact for any β(t).
+  /// Lagrange's equations solved by hand (docs/models.md, mechanism), exact for any β(t).
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {
     return accelerations_with_signs(q, v, t, -1.0, +1.0);
@@ -144,8 +144,8 @@ struct Mechanism {
   }
 };
 
-/// The mechanism with one sign flipped in γ̈: +m3 l sin γ cos γ γ̇² (MODELS.md, "mechanism-wrong").
-/// Zero at the rest start, so the run begins as the right one does.
+/// The mechanism with one sign flipped in γ̈: +m3 l sin γ cos γ γ̇² (docs/models.md,
+/// mechanism-wrong). Zero at the rest start, so the run begins as the right one does.
 struct MechanismWrong : Mechanism {
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {
@@ -154,7 +154,7 @@ struct MechanismWrong : Mechanism {
 };
 
 /// The mechanism with the excitation term of γ̈ flipped: −MT h β̇² cos(γ − β), acting from t = 0
-/// (MODELS.md, "mechanism-wrong2").
+/// (docs/models.md, mechanism-wrong2).
 struct MechanismWrong2 : Mechanism {
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {

@@ -994,7 +994,8 @@ BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drif
   BOOST_TEST(record["verdict"] == "stable");
   BOOST_TEST(record["f_initial"].get<double>() == 0.5 * (9 * 1.05 * 1.05 - 9), tolerance(1e-15));
   // Euler removes the 5 % error down to the offset where the gain balances its error of the
-  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (MODELS.md's linear theory).
+  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (the linear theory of
+  // docs/models.md, the ellipse).
   const double d = 9 * 0.002 * 0.002, R = 1 - 2 * 0.002;
   BOOST_TEST(record["f_final"].get<double>() == 4.5 * d / (1 - R - d), tolerance(0.05));
   BOOST_TEST(record["steps"] == 10000);
