@@ -1145,7 +1145,7 @@ BOOST_AUTO_TEST_CASE(a_trajectory_computed_elsewhere_is_audited_from_its_samples
   BOOST_TEST(passed.out.find("501 samples") != std::string::npos, passed.out);
   const nlohmann::json record = nlohmann::json::parse(read_file(json));
   BOOST_TEST(record["verdict"] == "pass");
-  BOOST_TEST(record["delta_C"].get<double>() < 1e-5);  // the Hermite quadrature at h = 0.01: 2e-6
+  BOOST_TEST(record["delta_C"].get<double>() < 1e-5);  // the Hermite quadrature's error at h = 0.01
   const Result failed = energy_audit("audit-trajectory crane " + wrong.string() + " --fail-on-verdict");
   BOOST_TEST(failed.status == 3, failed.out);
   BOOST_TEST(failed.out.find("verdict: fail") != std::string::npos, failed.out);
