@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The container of seed 000, section 3 (the README's "Models" "container-line",
-/// "container-circle" and their wrong twins): a rigid load of mass m hangs at B on an
+/// The container of seed 000, section 3 (docs/models.md, container-line,
+/// container-circle and their wrong twins): a rigid load of mass m hangs at B on an
 /// inextensible rope of length l whose upper end A(t) is driven along a prescribed path, on a
 /// straight line or on a circle. q = [xB, yB, zB, psi, theta, phi]: the rope's lower end B and
 /// the load's orientation R = Rx(psi) Ry(theta) Rz(phi) (body to inertial). One holonomic,

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The mechanism of seed 000, "Sample calculations 1" (the README's "Models" "mechanism",
-/// "mechanism-wrong", "mechanism-wrong2"). Body 1 (m1) slides on the horizontal x axis; body 2
+/// The mechanism of seed 000, "Sample calculations 1" (docs/models.md, mechanism,
+/// mechanism-wrong, mechanism-wrong2). Body 1 (m1) slides on the horizontal x axis; body 2
 /// (m2, inertia J2 about its centre, centre at distance e from the pin) is pinned to it at (x, 0)
 /// and turned by the drive through the prescribed angle β(t) = sin 5t; a point mass m3 hangs on a
 /// string of length l from the point of body 2 at distance h from the pin. q = [x, gamma], γ the

@@ -2,7 +2,7 @@
 /// \file
 /// The constraint terms of a multiplier model at one state, by forward-mode automatic
 /// differentiation (dual.hpp): ψ = G v + g, G, g, the acceleration-level term Ġ v + ġ, and Φ when
-/// the constraints are holonomic (the README's "The mathematics").
+/// the constraints are holonomic (docs/mathematics.md).
 
 #include <Eigen/Core>
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (the README's "The mathematics"), with the explicit time
+/// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (docs/mathematics.md), with the explicit time
 /// derivatives taken by forward-mode automatic differentiation of the model's own T and V.
 
 #include "energy_audit/dual.hpp"

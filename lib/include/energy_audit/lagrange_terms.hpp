@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The terms of Lagrange's equations of the second kind (the README's "The mathematics"), by nested forward-mode
+/// The terms of Lagrange's equations of the second kind (docs/mathematics.md), by nested forward-mode
 /// automatic differentiation of the model's T and V:
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
