@@ -85,8 +85,7 @@ struct KinematicEntry {
   std::function<KinematicOutcome(const ModelSetup&, const KinematicSettings&)> run;
   /// The linear interval of a fixed-step method at step tau for the model with `setup`.
   std::function<LinearInterval(const ModelSetup&, const Method&, double tau)> linear_interval;
-  /// The transverse multiplier of one fixed step of `method` (transverse_multiplier.hpp), for the
-  /// model with `setup`.
+  /// The transverse multiplier of one fixed step of `method` for the model with `setup`.
   std::function<double(const ModelSetup&, const Method&, double tau, int points)> transverse_multiplier;
 };
 

@@ -79,12 +79,8 @@ struct Dual {
       : value(value_), derivatives(derivatives_) {}
 
   /// The N derivatives {derivative(0), ..., derivative(N - 1)}, built in place. Every operation
-  /// builds its result this way, in one initializer, for store forwarding: a Dual that GCC stores
-  /// piecewise (a temporary filled entry by entry, or a whole Dual copied in) and then reloads
-  /// whole cannot take the load from the pending stores, and stalls until they complete, at every
-  /// level of a nested Dual. For the same reason the seeding code fills the zeros of default Duals
-  /// entry by entry (lagrange_terms.hpp, constraint_terms.hpp), and a sum over a vector just stored
-  /// is a plain loop (energy_flow.hpp).
+  /// builds its result this way, in one initializer: a Dual filled entry by entry (or copied in
+  /// whole) is stored piecewise and reloaded whole by GCC, a store-forwarding stall in nested Duals.
   template <class F>
   static constexpr std::array<Scalar, N> generate(F derivative) {
     return [&]<std::size_t... i>(std::index_sequence<i...>) {

@@ -34,8 +34,7 @@ concept LagrangeModel =
       { model.forces(q, v, t) } -> std::convertible_to<VectorN<double, M::dofs>>;
     };
 
-/// A model that also carries accelerations a(q, v, t) derived by hand (docs/library.md,
-/// hand-derived accelerations).
+/// A model that also carries accelerations a(q, v, t) derived by hand (docs/mathematics.md).
 template <class M>
 concept HasHandAccelerations =
     LagrangeModel<M> &&
