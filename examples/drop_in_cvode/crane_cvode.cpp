@@ -1,5 +1,5 @@
 /* -----------------------------------------------------------------
- * The trolley crane of seed 002 (the README's "Models" "crane"): a trolley of
+ * The trolley crane of seed 002 (docs/models.md, crane): a trolley of
  * mass m1 on a horizontal line, tied to the frame by a spring s and
  * a damper k, with a uniform rod (mass m2, length l) pinned to it.
  * With y = [x1, phi, x1', phi'], the hand-derived equations of
@@ -22,7 +22,7 @@
  * C = T + V + Z (Z: the energy the damper took) stays constant along
  * the computed solution. The program exits with 1 when it does not.
  * Compiled with -DWRONG_SIGN, the velocity-squared term of x1'' has
- * the wrong sign (the README's "Models" "crane-wrong"), and the audit fails.
+ * the wrong sign (docs/models.md, crane-wrong), and the audit fails.
  * -----------------------------------------------------------------*/
 
 #include <math.h>

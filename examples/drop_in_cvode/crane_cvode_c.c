@@ -1,5 +1,5 @@
 /* -----------------------------------------------------------------
- * The trolley crane of seed 002 (the README's "Models" "crane") as a
+ * The trolley crane of seed 002 (docs/models.md, crane) as a
  * CVODE program in C: the same problem as crane_cvode.cpp, with the
  * crane's parameters in a user-data struct that the right-hand side
  * and the energy functions share. A trolley of mass m1 on a
@@ -25,7 +25,7 @@
  * checks that C = T + V + Z stays constant along the computed
  * solution. The program exits with 1 when it does not. Compiled
  * with -DWRONG_SIGN, the velocity-squared term of x1'' has the wrong
- * sign (the README's "Models" "crane-wrong"), and the audit fails.
+ * sign (docs/models.md, crane-wrong), and the audit fails.
  * -----------------------------------------------------------------*/
 
 #include <math.h>

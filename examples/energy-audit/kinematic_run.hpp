@@ -63,7 +63,7 @@ struct KinematicOutcome {
 };
 
 /// The linear theory of one fixed-step method on a kinematic model: the interval of gains
-/// z*/τ < k < −d/τ in which a small constraint error does not grow (MODELS.md, ellipse).
+/// z*/τ < k < −d/τ in which a small constraint error does not grow (docs/models.md, the ellipse).
 struct LinearInterval {
   double lower = 0;  ///< z*/τ
   double upper = 0;  ///< −d/τ, d = |R(i w)|² − 1 with w the model's rotation per step
@@ -85,7 +85,7 @@ struct KinematicEntry {
   std::function<KinematicOutcome(const ModelSetup&, const KinematicSettings&)> run;
   /// The linear interval of a fixed-step method at step tau for the model with `setup`.
   std::function<LinearInterval(const ModelSetup&, const Method&, double tau)> linear_interval;
-  /// The transverse multiplier of one fixed step of `method` (MODELS.md), for the model with `setup`.
+  /// The transverse multiplier of one fixed step of `method` for the model with `setup`.
   std::function<double(const ModelSetup&, const Method&, double tau, int points)> transverse_multiplier;
 };
 

@@ -24,7 +24,7 @@
 namespace energy_audit::cli {
 
 void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run);
-/// The run record as one JSON object (README "Command line"); non-finite numbers are null.
+/// The run record as one JSON object (docs/command-line.md); non-finite numbers are null.
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run);
 
 /// The columns and rows of a run's history, as the history CSV and Python's run() give them:

@@ -96,7 +96,8 @@ std::vector<ClaimCheck> check_seed001_claims(const RunPool& pool, const StopRequ
 
 void print_claim_checks(std::ostream& out, const std::vector<ClaimCheck>& checks) {
   out << "seed 001, Example 1 (ellipse): the paper's claims beside what the runs here show\n"
-         "(both starts: on_constraint (1, 0) and perturbed (1.05, 0); verdicts by MODELS.md's rules)\n";
+         "(both starts: on_constraint (1, 0) and perturbed (1.05, 0); verdicts by the rules of "
+         "docs/models.md, the ellipse)\n";
   for (const ClaimCheck& c : checks) {
     out << "\n" << (c.agrees ? "agrees:   " : "DIFFERS:  ") << c.claim << "\n"
         << "          computed: " << c.computed << "\n"

@@ -29,7 +29,8 @@ class BoundarySearch {
                  const Method& method, double tau, const std::vector<Assignment>& start)
       : model_(model), settings_(settings), pool_(pool), method_(method), tau_(tau), start_(start) {}
 
-  /// MODELS.md's bracketing search from −2 towards k_out over `count` scan points.
+  /// The bracketing search from −2 towards k_out over `count` scan points (docs/models.md, the
+  /// ellipse's operational boundaries).
   std::optional<OperationalBoundary> find(double k_out, int count) const {
     const std::vector<double> scan = linspace(-2.0, k_out, count);
     const std::vector<char> passes = stable_at(scan);

@@ -2,8 +2,8 @@
 /// \file
 /// The stability map of a kinematic model (`energy-audit stability`): the verdict of every run
 /// over a grid of gains k, for each method, step τ and named start, beside what linear theory
-/// and the numerical boundaries say (MODELS.md, ellipse). The runs are independent and go to a
-/// pool of threads or across MPI ranks (run_pool.hpp); every result lands at its own index, so
+/// and the numerical boundaries say (docs/models.md, the ellipse). The runs are independent and go
+/// to a pool of threads or across MPI ranks (run_pool.hpp); every result lands at its own index, so
 /// the map equals a serial one.
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The container of seed 000, section 3 (the README's "Models" "container-line",
-/// "container-circle" and their wrong twins): a rigid load of mass m hangs at B on an
+/// The container of seed 000, section 3 (docs/models.md, container-line,
+/// container-circle and their wrong twins): a rigid load of mass m hangs at B on an
 /// inextensible rope of length l whose upper end A(t) is driven along a prescribed path, on a
 /// straight line or on a circle. q = [xB, yB, zB, psi, theta, phi]: the rope's lower end B and
 /// the load's orientation R = Rx(psi) Ry(theta) Rz(phi) (body to inertial). One holonomic,
@@ -20,7 +20,7 @@
 
 namespace energy_audit::examples {
 
-/// The rope end on a straight line along +X in the plane z = 0 (MODELS.md "container-line"):
+/// The rope end on a straight line along +X in the plane z = 0 (docs/models.md, container-line):
 /// accelerates at a until t1, cruises until t2, brakes at a until t3, then stands. Its
 /// acceleration jumps at t1, t2 and t3. With PiecePhase::Right every evaluation takes the piece
 /// that contains its time (t = t1 belongs to the cruise); with PiecePhase::Midpoint a fixed step
@@ -83,7 +83,7 @@ struct LinePath {
 };
 
 /// The rope end on a circle of radius L (the jib) about the vertical axis, counter-clockwise
-/// seen from +Z, at full speed from t = 0 (MODELS.md "container-circle").
+/// seen from +Z, at full speed from t = 0 (docs/models.md, container-circle).
 struct CirclePath {
   double L = 12.0;      // jib length [m]
   double omega = 0.15;  // jib's angular velocity [rad/s]
@@ -158,8 +158,8 @@ struct Container : Path {
   }
   static constexpr std::array<NamedMember<Container>, 0> initial_values() { return {}; }
 
-  /// Static equilibrium under A(0) at rest (MODELS.md): B straight below A, the centre of mass
-  /// straight below B, phi = 0.
+  /// Static equilibrium under A(0) at rest, in closed form (docs/models.md, the container): B
+  /// straight below A, the centre of mass straight below B, phi = 0.
   InitialState<dofs> initial_state() const {
     const std::array<double, 3> A = this->rope_end(interval.t0);
     const double theta = std::atan(-xi / zeta);
@@ -232,8 +232,8 @@ struct Container : Path {
   }
 };
 
-/// The container with the sign of ∂V/∂phi flipped in its equations of motion (MODELS.md
-/// "container-wrong"): r_phi = Q_phi − ∂V/∂phi becomes Q_phi + ∂V/∂phi, an error of 2 ∂V/∂phi
+/// The container with the sign of ∂V/∂phi flipped in its equations of motion (docs/models.md,
+/// container-wrong): r_phi = Q_phi − ∂V/∂phi becomes Q_phi + ∂V/∂phi, an error of 2 ∂V/∂phi
 /// on the right-hand side. T, V, Ż and C stay the container's. ∂V/∂phi = 0 at the start, so the
 /// twins part only once the load moves.
 template <class Path>

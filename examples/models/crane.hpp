@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The trolley crane of seed 002 (the README's "Models" "crane", "crane-wrong"): a trolley (m1) on a
+/// The trolley crane of seed 002 (docs/models.md, crane, crane-wrong): a trolley (m1) on a
 /// horizontal line, tied to the frame by a spring s and a damper k, with a uniform rod (m2, l)
 /// pinned to it. q = [x1, phi]; scleronomic, so C = T + V + Z with Z the energy the damper took.
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The three-dimensional truck crane of seed 000, section 2 (the README's "Models" "crane3d",
-/// "crane3d-drop", "crane3d-wrong"): a carrier (body 1, six coordinates) standing on four elastic
+/// The three-dimensional truck crane of seed 000, section 2 (docs/models.md, crane3d,
+/// crane3d-drop, crane3d-wrong): a carrier (body 1, six coordinates) standing on four elastic
 /// outrigger pads, and an upper structure (body 2: turntable, boom and load, rigidly joined) whose
 /// motion relative to the carrier is prescribed, slewing alpha = w_s t and luffing
 /// beta = beta0 + w_l t. q = [x, y, z, psi, theta, phi]: the carrier's mass centre and its Cardan
@@ -9,7 +9,7 @@
 /// Ż = ∂T/∂t − ∂V/∂t, the work of the drive that enforces the prescribed motion. f = 0; the
 /// accelerations are derived by the library from T and V. The seed does not state the whole
 /// geometry: the geometry, the mapping of the seed's masses and the cases below are a
-/// reconstruction, given with their values in this file (README: the `crane3d` model).
+/// reconstruction, given with their values in this file (docs/models.md, crane3d).
 ///
 /// Inertial frame O XYZ, Z up, gravity (0, 0, −g); the pads' anchors lie in the ground Z = 0.
 
@@ -340,7 +340,7 @@ struct Crane3d : Crane3dParameters, Crane3dGeometry {
   double ground_potential_at_start_ = 0.0;  // Vground(q0, 0) [J]
 };
 
-/// crane3d with one sign flipped in its equations of motion (MODELS.md "crane3d-wrong"): in the
+/// crane3d with one sign flipped in its equations of motion (docs/models.md, crane3d-wrong): in the
 /// psi row, the gravity part −∂Vg/∂psi of −∂V/∂q becomes +∂Vg/∂psi. T, V, Ż and C stay those of
 /// Crane3d. Its accelerations are its own (the "hand-derived" ones the equation check compares
 /// with Lagrange's equations of T and V): the correct terms M and r from the library with

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The trolley crane of seed 002 in its absolute coordinates (the README's "Models" "crane-dae"):
+/// The trolley crane of seed 002 in its absolute coordinates (docs/models.md, crane-dae):
 /// q = [x1, x2, y2, phi] with the rod centre (x2, y2) tied to the trolley by two holonomic,
 /// scleronomic constraints (eq. 13). The multipliers are reported in the seed's sign:
 /// [F_Ax, F_Ay] = −λ, with λ the multipliers of M a = r + Gᵀλ.

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// Seed 001's Example 1 (MODELS.md "ellipse"): a point q = [x, y] moved along the ellipse
-/// f(x, y) = (9x² + y² − 9)/2 = 0 at rate c by the kinematic equations q̇ = N c + f_q⁺ (k f)
-/// (kinematic_system.hpp), with N = [y, −9x]ᵀ the generalized cross product of f_q = [9x, y]:
+/// Example 1 of seed 001 (A. W. Beshaw, "On Solving Differential Kinematic Equations for
+/// Constrained Mechanical Systems"; docs/models.md, the ellipse): a point q = [x, y] moved along
+/// the ellipse f(x, y) = (9x² + y² − 9)/2 = 0 at rate c by the kinematic equations q̇ = N c + f_q⁺
+/// (k f) (kinematic_system.hpp), with N = [y, −9x]ᵀ the generalized cross product of f_q = [9x, y]:
 ///
 ///     x' = c y + 9x k f / (81x² + y²),    y' = −9c x + y k f / (81x² + y²).
 ///
@@ -32,7 +33,7 @@ struct Ellipse {
   Eigen::Matrix<double, 1, 1> gain() const { return Eigen::Matrix<double, 1, 1>(k); }
 
   /// `count` points on the constraint, (cos θ_j, 3 sin θ_j) with θ_j = (j + ½) 2π / count, where
-  /// the transverse multiplier is averaged (MODELS.md: 4096 of them).
+  /// the transverse multiplier is averaged (the command line takes 4096 of them).
   static std::vector<Vector> constraint_points(int count) {
     std::vector<Vector> points;
     for (int j = 0; j < count; ++j) {

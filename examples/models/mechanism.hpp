@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The mechanism of seed 000, "Sample calculations 1" (the README's "Models" "mechanism",
-/// "mechanism-wrong", "mechanism-wrong2"). Body 1 (m1) slides on the horizontal x axis; body 2
+/// The mechanism of seed 000, "Sample calculations 1" (docs/models.md, mechanism,
+/// mechanism-wrong, mechanism-wrong2). Body 1 (m1) slides on the horizontal x axis; body 2
 /// (m2, inertia J2 about its centre, centre at distance e from the pin) is pinned to it at (x, 0)
 /// and turned by the drive through the prescribed angle β(t) = sin 5t; a point mass m3 hangs on a
 /// string of length l from the point of body 2 at distance h from the pin. q = [x, gamma], γ the
@@ -107,7 +107,7 @@ struct Mechanism {
     return {S(0.0), S(0.0)};
   }
 
-  /// Lagrange's equations solved by hand (MODELS.md, "mechanism"), exact for any β(t).
+  /// Lagrange's equations solved by hand (docs/models.md, mechanism), exact for any β(t).
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {
     return accelerations_with_signs(q, v, t, -1.0, +1.0);
@@ -144,8 +144,8 @@ struct Mechanism {
   }
 };
 
-/// The mechanism with one sign flipped in γ̈: +m3 l sin γ cos γ γ̇² (MODELS.md, "mechanism-wrong").
-/// Zero at the rest start, so the run begins as the right one does.
+/// The mechanism with one sign flipped in γ̈: +m3 l sin γ cos γ γ̇² (docs/models.md,
+/// mechanism-wrong). Zero at the rest start, so the run begins as the right one does.
 struct MechanismWrong : Mechanism {
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {
@@ -154,7 +154,7 @@ struct MechanismWrong : Mechanism {
 };
 
 /// The mechanism with the excitation term of γ̈ flipped: −MT h β̇² cos(γ − β), acting from t = 0
-/// (MODELS.md, "mechanism-wrong2").
+/// (docs/models.md, mechanism-wrong2).
 struct MechanismWrong2 : Mechanism {
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double t) const {

@@ -5,7 +5,7 @@
 ///   BM_Chain_Hand<N>_AuditOn / BM_Chain_Hand<N>_AuditOff   audit on / off, hand accelerations,
 ///                                                          target <= 1.05 at N = 10 and N = 50
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
-///   accelerations: nested forward mode over T, N <= 24, see README): the cost of one audited
+///   accelerations: nested forward mode over T, N <= 24, see docs/benchmarks.md): the cost of one audited
 ///   step, and its growth with N
 ///   BM_Crane3d_AuditOn / BM_Crane3d_AuditOff                 the 3D crane of seed 000 (derived
 ///                                                          accelerations), audit on / off per rk4

@@ -994,7 +994,8 @@ BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drif
   BOOST_TEST(record["verdict"] == "stable");
   BOOST_TEST(record["f_initial"].get<double>() == 0.5 * (9 * 1.05 * 1.05 - 9), tolerance(1e-15));
   // Euler removes the 5 % error down to the offset where the gain balances its error of the
-  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (MODELS.md's linear theory).
+  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (the linear theory of
+  // docs/models.md, the ellipse).
   const double d = 9 * 0.002 * 0.002, R = 1 - 2 * 0.002;
   BOOST_TEST(record["f_final"].get<double>() == 4.5 * d / (1 - R - d), tolerance(0.05));
   BOOST_TEST(record["steps"] == 10000);
@@ -1144,7 +1145,7 @@ BOOST_AUTO_TEST_CASE(a_trajectory_computed_elsewhere_is_audited_from_its_samples
   BOOST_TEST(passed.out.find("501 samples") != std::string::npos, passed.out);
   const nlohmann::json record = nlohmann::json::parse(read_file(json));
   BOOST_TEST(record["verdict"] == "pass");
-  BOOST_TEST(record["delta_C"].get<double>() < 1e-5);  // the Hermite quadrature at h = 0.01: 2e-6
+  BOOST_TEST(record["delta_C"].get<double>() < 1e-5);  // the Hermite quadrature's error at h = 0.01
   const Result failed = energy_audit("audit-trajectory crane " + wrong.string() + " --fail-on-verdict");
   BOOST_TEST(failed.status == 3, failed.out);
   BOOST_TEST(failed.out.find("verdict: fail") != std::string::npos, failed.out);

@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(real_stability_limits_are_the_roots_of_the_stability_polyno
   const std::vector<double> expected{1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0};
   const std::vector<double> rk4 = ea::StabilityPolynomial(ea::rk4_tableau()).coefficients();
   for (std::size_t k = 0; k < expected.size(); ++k) BOOST_TEST(rk4[k] == expected[k], boost::test_tools::tolerance(1e-15));
-  // |R(iw)|² − 1: w² for Euler, w⁴/4 for Heun, −w⁶/72 + w⁸/576 for rk4 (MODELS.md).
+  // |R(iw)|² − 1: w² for Euler, w⁴/4 for Heun, −w⁶/72 + w⁸/576 for rk4, by hand from R(z).
   const double w = 0.006;
   BOOST_TEST(ea::StabilityPolynomial(ea::euler_tableau()).rotation_growth(w) == w * w,
              boost::test_tools::tolerance(1e-9));

@@ -1,8 +1,8 @@
 // Seed 000's container (examples/models/container.hpp) against references from outside the code
 // under test: the load's velocity and angular velocity taken from Eigen's rotations by central
-// differences for T, MODELS.md's closed-form equilibrium start, the static rope tension m g, and
-// the multiplier form against Maggi's form of the same model. Its wrong twins fail where it
-// passes; Maggi's form stops when the rope swings too near the horizontal.
+// differences for T, the closed-form equilibrium start (docs/models.md, the container), the static
+// rope tension m g, and the multiplier form against Maggi's form of the same model. Its wrong twins
+// fail where it passes; Maggi's form stops when the rope swings too near the horizontal.
 #include <algorithm>
 #include <cmath>
 #include <string>

@@ -1,9 +1,9 @@
 // The three-dimensional truck crane of seed 000 (examples/models/crane3d.hpp) against an
-// independent evaluation written here from MODELS.md's definitions: positions from rotation
-// matrices, velocities and angular velocities by finite differences of positions and rotations
-// along the path (q + s v, t + s), the mass matrix by polarization of that T, derivatives of V
-// by finite differences. Then the runs: C constant where E is not, the wrong twin failing where
-// the crane passes, Hamilton's form beside Lagrange's, the divergence bound.
+// independent evaluation written here from the definitions of docs/models.md, crane3d: positions
+// from rotation matrices, velocities and angular velocities by finite differences of positions and
+// rotations along the path (q + s v, t + s), the mass matrix by polarization of that T, derivatives
+// of V by finite differences. Then the runs: C constant where E is not, the wrong twin failing
+// where the crane passes, Hamilton's form beside Lagrange's, the divergence bound.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -40,7 +40,7 @@ using Eigen::Vector3d;
 
 namespace {
 
-// ---- The independent evaluation (MODELS.md, section 3, "crane3d") ----
+// ---- The independent evaluation (docs/models.md, crane3d) ----
 
 Matrix3d Rx(double a) {
   Matrix3d R;
@@ -148,7 +148,7 @@ Coordinates gradient_by_differences(const std::function<double(const Coordinates
   return gradient;
 }
 
-// The probe state of MODELS.md.
+// The probe state: every coordinate and velocity non-zero.
 const double t_probe = 3.0;
 const Coordinates q_probe(0.01, -0.02, 1.19, 0.003, -0.002, 0.01);
 const Coordinates v_probe(0.1, -0.05, 0.2, 0.01, -0.02, 0.03);
@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(the_twins_start_identical) {
   const Coordinates a = ea::derived_accelerations(crane, start.q, start.v, 0.0);
   const Coordinates a_wrong = wrong.accelerations(start.q, start.v, 0.0);
   BOOST_TEST((a - a_wrong).cwiseAbs().maxCoeff() <= 1e-13 * a.cwiseAbs().maxCoeff());
-  // The flipped term is ∂Vg/∂psi: MODELS.md's formula against differences of the independent Vg.
+  // The flipped term is ∂Vg/∂psi: the model's formula against differences of the independent Vg.
   const auto Vg = [&](const Coordinates& q) { return hand_gravity_potential(crane, q, t_probe); };
   BOOST_TEST(crane.gravity_moment_about_x(q_probe, t_probe) == gradient_by_differences(Vg, q_probe, 1e-4)[3],
              boost::test_tools::tolerance(1e-7));
@@ -418,13 +418,13 @@ BOOST_AUTO_TEST_CASE(hamilton_and_lagrange_forms_agree) {
   BOOST_TEST((v - hamilton.velocities(q_h, p_h, t_end)).cwiseAbs().maxCoeff() < 1e-7);
   BOOST_TEST(y_lagrange[12] == y_hamilton[12], boost::test_tools::tolerance(1e-6));  // Z
   BOOST_TEST(std::abs(q[2] - 1.2) > 1e-3);  // the carrier has dropped onto the springs
-  // The drop excites every mode at once: δ_C (1.9e-6 in both forms) is larger than from rest.
+  // The drop excites every mode at once: δ_C is larger than from rest.
   BOOST_TEST(audit_lagrange.relative_drift() < 1e-5);
   BOOST_TEST(audit_hamilton.relative_drift() == audit_lagrange.relative_drift(), boost::test_tools::tolerance(0.05));
 }
 
-// MODELS.md's divergence rule: a step that leaves |q_i| or |v_i| above 1e3 ends the run as
-// diverged, in both forms, although the state is still finite.
+// crane3d's divergence rule (docs/models.md, crane3d): a step that leaves |q_i| or |v_i| above 1e3
+// ends the run as diverged, in both forms, although the state is still finite.
 BOOST_AUTO_TEST_CASE(a_state_beyond_the_divergence_bound_ends_the_run) {
   Crane3d crane(Crane3dStart::Drop);
   crane.kv = 4e10;  // pads so stiff that rkg at h = 0.04 is far past its stability limit

@@ -1,6 +1,6 @@
 // Seed 000's mechanism (examples/models/mechanism.hpp) against references from outside the code
-// under test: the closed forms of MODELS.md for T2, T1, T0, V and Ż, the accelerations the library
-// derives from T and V, C(t0) at the rest start, p_x(0) = 0 for the conserved momentum, and
+// under test: the closed forms of docs/models.md for T2, T1, T0, V and Ż, the accelerations the
+// library derives from T and V, C(t0) at the rest start, p_x(0) = 0 for the conserved momentum, and
 // Hamilton's form of the same model. Its wrong twins fail where it passes.
 #include <algorithm>
 #include <cmath>
@@ -31,7 +31,7 @@ using boost::test_tools::tolerance;
 
 namespace {
 
-/// MODELS.md's closed forms, written out here from its text, apart from the model's code.
+/// The closed forms of docs/models.md, mechanism, written out here apart from the model's code.
 struct ClosedForms {
   Mechanism m;
   double MT() const { return m.m1 + m.m2 + m.m3; }

@@ -156,8 +156,8 @@ BOOST_AUTO_TEST_CASE(the_container_on_a_line_restarted_on_idas_agrees_with_maggi
   BOOST_TEST(cvodes_audit.passed());
 }
 
-// The line's two phase conventions for fixed steps (MODELS.md "container-line"): its jumps lie on
-// the grid, so with the step-midpoint phase every step sees one smooth piece and rk4 keeps its
+// The line's two phase conventions for fixed steps (docs/models.md, container-line): its jumps lie
+// on the grid, so with the step-midpoint phase every step sees one smooth piece and rk4 keeps its
 // fourth order, while the right-continuous phase lets the last stage of the step that ends at a
 // jump see the next piece, an error of order h at each jump. Both approach the solution that
 // CVODES, restarted at the jumps, gives at a tight tolerance.

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The audit of a kinematic system (kinematic_system.hpp): the drift ‖f(q_n, t_n)‖ of its
-/// constraints at the initial state and every accepted step, and the verdict of MODELS.md's rules
-/// for the ellipse of seed 001, over the run's interval [t0, t1]:
+/// constraints at the initial state and every accepted step, and its verdict over the run's
+/// interval [t0, t1] by the rules that judge the ellipse of seed 001 (docs/models.md, the ellipse):
 ///
 ///   1. unstable: the run stopped as diverged (‖f‖ non-finite or beyond 1e100), or max ‖f‖ > 1;
 ///   2. drifting: late > 1.5 mid and late > 1e-12 (‖f‖ still growing), where mid = max ‖f‖ over

@@ -2,7 +2,7 @@
 /// \file
 /// The constraint terms of a multiplier model at one state, by forward-mode automatic
 /// differentiation (dual.hpp): ψ = G v + g, G, g, the acceleration-level term Ġ v + ġ, and Φ when
-/// the constraints are holonomic (the README's "The mathematics").
+/// the constraints are holonomic (docs/mathematics.md).
 
 #include <Eigen/Core>
 
@@ -34,8 +34,8 @@ ConstraintTerms<M::dofs, M::constraints> constraint_terms(const M& model, const 
   using Directions = Dual<double, n + 1>;
   VectorN<Directions, m> psi;
   ConstraintTerms<n, m> c;
-  // Seeded entry by entry into the zeros of default Duals (whole Duals copied in are stored
-  // piecewise and reloaded whole: a store-forwarding stall).
+  // Seeded entry by entry into the zeros of default Duals, never copied in whole (Dual::generate
+  // says why).
   if constexpr (KinematicConstraints<M>) {
     VectorN<Directions, n> q_dual, v_dual;
     for (int i = 0; i < n; ++i) {

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Accelerations derived from T, V and f through Lagrange's equations of the second kind
-/// (the README's "The mathematics"): a = M⁻¹ r with M and r from lagrange_terms().
+/// (docs/mathematics.md): a = M⁻¹ r with M and r from lagrange_terms().
 
 #include <string>
 

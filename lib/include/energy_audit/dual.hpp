@@ -79,8 +79,8 @@ struct Dual {
       : value(value_), derivatives(derivatives_) {}
 
   /// The N derivatives {derivative(0), ..., derivative(N - 1)}, built in place. Every operation
-  /// builds its result this way, in one initializer: a temporary Dual filled entry by entry is
-  /// stored piecewise and reloaded whole by GCC, a store-forwarding stall in nested Duals.
+  /// builds its result this way, in one initializer: a Dual filled entry by entry (or copied in
+  /// whole) is stored piecewise and reloaded whole by GCC, a store-forwarding stall in nested Duals.
   template <class F>
   static constexpr std::array<Scalar, N> generate(F derivative) {
     return [&]<std::size_t... i>(std::index_sequence<i...>) {

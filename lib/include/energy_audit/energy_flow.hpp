@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (the README's "The mathematics"), with the explicit time
+/// The energy-flow rate Ż = ∂T/∂t − ∂V/∂t − vᵀf (docs/mathematics.md), with the explicit time
 /// derivatives taken by forward-mode automatic differentiation of the model's own T and V.
 
 #include "energy_audit/dual.hpp"
@@ -47,7 +47,7 @@ double energy_flow_rate(const M& model, const VectorN<double, M::dofs>& q,
                         const VectorN<double, M::dofs>& v, double t) {
   const ExplicitTimeDerivatives d = explicit_time_derivatives(model, q, v, t);
   const VectorN<double, M::dofs> f = model.forces(q, v, t);
-  double power = 0;  // a plain loop: Eigen's packet load of f, just stored, stalls store forwarding
+  double power = 0;  // a plain loop, not a packet load of the f just stored (Dual::generate)
   for (int i = 0; i < M::dofs; ++i) power += v[i] * f[i];
   return d.T_t - d.V_t - power;
 }

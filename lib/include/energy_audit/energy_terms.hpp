@@ -6,7 +6,7 @@
 
 namespace energy_audit {
 
-/// Energies at one state [J]. T = T2 + T1 + T0 by degree in v (the README's "The mathematics").
+/// Energies at one state [J]. T = T2 + T1 + T0 by degree in v (docs/mathematics.md).
 struct EnergyTerms {
   double T = 0, T2 = 0, T1 = 0, T0 = 0, V = 0;
 

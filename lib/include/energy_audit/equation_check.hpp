@@ -11,16 +11,16 @@
 
 namespace energy_audit {
 
-/// Pass threshold of the relative residual: relative_residual() ≤ 1e-8 passes. Accelerations
-/// that solve the equations of the model's T, V and f leave round-off, measured along rk4 runs
-/// (tests/lib/equation_residual_test.cpp): 1.5e-16 for the crane's hand-derived eq. 19, 7.6e-17
-/// for its derived accelerations, 1.7e-16 for crane-dae's saddle-point solution, 0 for the
-/// isotropic oscillator. A wrong term leaves its share of the equation's size: 1.2e-2 for
-/// crane-wrong's flipped sign, 0.24 for the oscillator's gyroscopic b = 1 N s/m. 1e-8 lies
-/// about eight orders of magnitude above the one and six below the other: it leaves room for
-/// hand derivations that lose digits to cancellation or to an ill-conditioned mass matrix, and
-/// it still flags a wrong term of 1e-8 of the equation's size, far less than what moves a
-/// trajectory visibly.
+/// Pass threshold of the relative residual: relative_residual() ≤ 1e-8 passes.
+///
+/// Accelerations that solve the equations of the model's T, V and f leave round-off, of the
+/// order of double's epsilon. A wrong term leaves its share of the equation's size: a flipped
+/// sign or a missing term weighs a visible fraction of the equation, orders of magnitude more.
+/// 1e-8 lies far from both: it leaves room for hand derivations that lose digits to cancellation
+/// or to an ill-conditioned mass matrix, and it still flags a wrong term of 1e-8 of the
+/// equation's size, far less than what moves a trajectory visibly.
+///
+/// tests/lib/equation_residual_test.cpp prints the example models' residuals (--log_level=message).
 inline constexpr double default_equation_residual_threshold = 1e-8;
 
 /// Collects the residuals of the checked states; never evaluates the model itself.

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// How far given accelerations are from satisfying Lagrange's equations (the README's "The
-/// mathematics"): the residual of
+/// How far given accelerations are from satisfying Lagrange's equations (docs/mathematics.md):
+/// the residual of
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V
 ///

@@ -58,7 +58,7 @@ class History {
     assert(row.size() == HistoryLayout::of(sample).row_size());
     double* out = row.data();
     *out++ = sample.t;
-    // Plain loops: copying through Eigen's STL iterators cost more than the rest of the row.
+    // Plain loops: copying through Eigen's STL iterators is slower.
     const Index n = sample.q.size(), k = sample.w.size();
     for (Index i = 0; i < n; ++i) out[i] = sample.q.data()[i];
     out += n;

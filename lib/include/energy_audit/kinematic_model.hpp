@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// A first-order kinematic model (seed 001; the README's "The mathematics", constraint
+/// A first-order kinematic model (seed 001; docs/mathematics.md, constraint
 /// stabilization): n coordinates q that must keep m holonomic constraints f(q, t) = 0, moved
 /// along the constraints by free velocity parameters c(t). The library builds the rates
 /// q̇ = N(q, t) c + f_q⁺ (K f − f_t) from f alone (kinematic_system.hpp). The model gives:

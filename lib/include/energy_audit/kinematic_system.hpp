@@ -1,13 +1,13 @@
 #pragma once
 /// \file
 /// A KinematicModel as a first-order system y = q, q̇ = w(q, t) = N(q, t) c(t) + f_q⁺ (K f − f_t)
-/// (seed 001; DESIGN.md §4): f, f_q and f_t from one evaluation of the model's constraints over
-/// Dual<double, n + 1> (directions q_1..q_n and t), f_q⁺ by PseudoInverse (a QR of f_qᵀ, never an
-/// explicit inverse), N the generalized cross product of the rows of f_q when n − m = 1 (seed
-/// 001's construction, not normalized) and an orthonormal basis of the null space otherwise.
-/// Along the exact flow ḟ = f_q q̇ + f_t = K f. It runs on every explicit fixed-step method and
-/// on CVODES (it is a FirstOrderSystem); it has no second half, so Euler–Cromer and
-/// Störmer–Verlet refuse it, and no energies: its audit is the constraint drift
+/// (seed 001; docs/mathematics.md, constraint stabilization): f, f_q and f_t from one evaluation of
+/// the model's constraints over Dual<double, n + 1> (directions q_1..q_n and t), f_q⁺ by
+/// PseudoInverse (a QR of f_qᵀ, never an explicit inverse), N the generalized cross product of the
+/// rows of f_q when n − m = 1 (seed 001's construction, not normalized) and an orthonormal basis of
+/// the null space otherwise. Along the exact flow ḟ = f_q q̇ + f_t = K f. It runs on every explicit
+/// fixed-step method and on CVODES (it is a FirstOrderSystem); it has no second half, so
+/// Euler–Cromer and Störmer–Verlet refuse it, and no energies: its audit is the constraint drift
 /// (constraint_drift_audit.hpp).
 
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// What a Lagrange model (the README's "The mathematics") provides, checked as C++20 concepts.
+/// What a Lagrange model (docs/mathematics.md) provides, checked as C++20 concepts.
 ///
 /// A model is a small struct with `static constexpr int dofs` and three templates over the
 /// scalar type S (double, or the library's automatic-differentiation number Dual, whose
@@ -34,7 +34,7 @@ concept LagrangeModel =
       { model.forces(q, v, t) } -> std::convertible_to<VectorN<double, M::dofs>>;
     };
 
-/// A model that also carries accelerations a(q, v, t) derived by hand (the README's "The mathematics", first use).
+/// A model that also carries accelerations a(q, v, t) derived by hand (docs/mathematics.md).
 template <class M>
 concept HasHandAccelerations =
     LagrangeModel<M> &&

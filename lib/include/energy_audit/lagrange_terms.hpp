@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The terms of Lagrange's equations of the second kind (the README's "The mathematics"), by nested forward-mode
+/// The terms of Lagrange's equations of the second kind (docs/mathematics.md), by nested forward-mode
 /// automatic differentiation of the model's T and V:
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
@@ -69,8 +69,8 @@ Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
   // ∂L/∂q by first-order forward mode: a second, much cheaper, evaluation of T (and of V).
   using Gradient = Dual<double, n>;
 
-  // Seeded entry by entry into the zeros of default Duals, which GCC then keeps in registers
-  // (whole Duals copied in are stored piecewise and reloaded whole: a store-forwarding stall).
+  // Seeded entry by entry into the zeros of default Duals, which GCC then keeps in registers,
+  // never copied in whole (Dual::generate says why).
   // Both passes are seeded before either evaluates T: the libm calls inside might, for all
   // GCC knows, change q, and reading q anew would keep it from sharing sin/cos between passes.
   VectorN<Outer, n> q_outer, v_outer;

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The Legendre transform of a Lagrange model (the README's "The mathematics"): the momenta
+/// The Legendre transform of a Lagrange model (docs/mathematics.md): the momenta
 /// p = ∂T/∂v = M(q, t) v + b(q, t), with M = ∂²T/∂v² and b = ∂T/∂v at v = 0 (from T1), and its
 /// inverse v = M⁻¹ (p − b), by nested forward-mode differentiation of the model's own T.
 

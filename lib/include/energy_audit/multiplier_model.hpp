@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// A Lagrange model with m constraints and multipliers (the README's "The mathematics"). Besides T, V and f it
+/// A Lagrange model with m constraints and multipliers (docs/mathematics.md). Besides T, V and f it
 /// gives `static constexpr int constraints` (m) and one of:
 ///
 ///     template <class S> VectorN<S, m> position_constraints(const Coordinates<S>& q, const S& t) const;

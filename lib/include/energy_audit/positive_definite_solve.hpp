@@ -10,9 +10,9 @@ namespace energy_audit {
 
 /// Solves M x = b by M = L D Lᵀ (L unit lower triangular, D diagonal), reading M's lower triangle.
 ///
-/// For the mass matrices of derived_accelerations(): fully inlined, without square roots, it
-/// costs a fraction of Eigen::LLT, whose out-of-line blocked loops took as long as the crane's
-/// hand-derived accelerations.
+/// For the mass matrices of derived_accelerations(): fully inlined and without square roots, it
+/// avoids the out-of-line blocked loops of Eigen::LLT, which pay off only for matrices far larger
+/// than a model's few coordinates.
 /// \return false when a pivot of D is ≤ 0, i.e. M is not positive definite. A NaN pivot passes,
 ///         as in Eigen::LLT, so a state gone NaN gives NaN accelerations rather than an error.
 template <int n>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The index-1 saddle-point system of a multiplier model (the README's "The mathematics"),
+/// The index-1 saddle-point system of a multiplier model (docs/mathematics.md),
 ///
 ///     [ M  −Gᵀ ] [ a ]   [ r ]
 ///     [ G   0  ] [ λ ] = [ c ] ,

@@ -4,8 +4,8 @@
 /// multiplies y by R(z), z = h λ, R(z) = 1 + Σ_{k=1..s} (bᵀ A^{k−1} 1) z^k. From it, the
 /// real stability interval (z*, 0) — z* < 0 the most negative z with |R(x)| ≤ 1 on all of
 /// [z, 0) — and the growth |R(i w)|² − 1 of a rotation at rate w h per step, which decide when a
-/// fixed step keeps constraints that attract at rate k (seed 001; DESIGN.md §4):
-/// z*/h < k < 0 for the linear part.
+/// fixed step keeps constraints that attract at rate k: z*/h < k < 0 for the linear part (seed
+/// 001; docs/mathematics.md, the stability polynomials).
 
 #include <array>
 #include <cmath>

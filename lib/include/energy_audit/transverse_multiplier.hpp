@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The transverse multiplier of one fixed step on a kinematic system with one constraint
-/// (MODELS.md, ellipse): how much a small constraint error grows per step on average along the
-/// constraint. At points p_j with f(p_j) = 0, with n_j = ∇f/|∇f| and Φ one step of length h,
+/// (docs/models.md, the ellipse): how much a small constraint error grows per step on average along
+/// the constraint. At points p_j with f(p_j) = 0, with n_j = ∇f/|∇f| and Φ one step of length h,
 ///
 ///     m_j = d/ds f(Φ(p_j + s n_j)) at s = 0, divided by |∇f(p_j)|,   rho = exp(mean_j log|m_j|),
 ///

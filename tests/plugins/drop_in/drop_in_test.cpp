@@ -1,6 +1,6 @@
 // The drop-in examples as a user runs them: examples/drop_in_cvode/crane_cvode.cpp, an existing
 // CVODE program with the audit attached, passes its correct right-hand side (eq. 19) and fails
-// the same program compiled with one sign flipped (-DWRONG_SIGN, the README's "Models" "crane-wrong");
+// the same program compiled with one sign flipped (-DWRONG_SIGN, docs/models.md, crane-wrong);
 // crane_cvode_c.c, the same program in C through the C interface, does the same and prints the
 // same solution. The IDA examples (examples/drop_in_ida/): the pendulum on a hoisting rope passes
 // in C++ and in C, prints the same in both, and its twins with the rope's term of the constraint

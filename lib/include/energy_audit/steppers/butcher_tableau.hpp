@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Coefficients of the explicit Runge–Kutta schemes of the README's "The mathematics".
+/// Coefficients of the explicit Runge–Kutta schemes of docs/mathematics.md.
 
 #include <array>
 #include <numbers>

@@ -40,10 +40,10 @@ struct DropInEnergies {
 };
 
 /// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a
-/// step's end solves the program's equations only to the tolerance of its nonlinear solver: the
-/// relative residual of correct equations is round-off with BDF on a linear model and about
-/// 1.5e-7 with Adams at rtol 1e-6 (tests/plugins/drop_in/cvode_audit_test.cpp), while a wrong
-/// term weighs 1e-2 to 1 of the equations' size (the crane's flipped sign 1.1e-2).
+/// step's end solves the program's equations only to the tolerance of its nonlinear solver, so
+/// the relative residual of correct equations can reach that tolerance rather than round-off
+/// (tests/plugins/drop_in/cvode_audit_test.cpp prints it), while a wrong term weighs 1e-2 to 1 of
+/// the equations' size.
 inline constexpr double drop_in_equation_threshold = 1e-4;
 
 }  // namespace energy_audit::sun
