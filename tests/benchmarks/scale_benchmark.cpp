@@ -1,5 +1,5 @@
 /// \file
-/// The audit at scale: the N-link pendulum chain (tests/models/pendulum_chain.hpp), rk4 with
+/// The audit at scale: the N-link pendulum chain (tests/fixtures/pendulum_chain.hpp), rk4 with
 /// h = 1e-3 over 200 steps from the chain's fanned-out start, per step:
 ///
 ///   BM_Chain_Hand<N>_AuditOn / BM_Chain_Hand<N>_AuditOff   audit on / off, hand accelerations,

@@ -1,0 +1,548 @@
+// energy-audit run: one model, one method, its verdict, exit status, JSON record and history,
+// in every form, on every kind of model, interrupted, diverging or failing.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli_test_support.hpp"
+
+namespace fs = std::filesystem;
+using boost::test_tools::tolerance;
+
+BOOST_AUTO_TEST_SUITE(run)
+
+// The equation check reports the residual of Lagrange's equations at the hand-derived
+// accelerations beside δ_C: round-off for crane, a wrong sign's share for crane-wrong.
+BOOST_AUTO_TEST_CASE(the_equation_check_is_reported_and_judged) {
+  const fs::path right = scratch_dir() / "eq-right.json", wrong = scratch_dir() / "eq-wrong.json",
+                 every = scratch_dir() / "eq-every.json", off = scratch_dir() / "eq-off.json";
+  const Result r = energy_audit("run crane --json " + right.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  BOOST_TEST(r.out.find("equations  relative residual") != std::string::npos, r.out);
+  const auto j = nlohmann::json::parse(read_file(right));
+  BOOST_TEST(j["equation_check"]["relative_residual"].get<double>() < 1e-14);
+  BOOST_TEST(j["equation_check"]["checked_steps"].get<int>() == 2 + 4999 / 100);  // t0, the first step, every 100th
+  BOOST_TEST(j["equation_check"]["threshold"].get<double>() == 1e-8);
+  BOOST_TEST(j["verdict"] == "pass");
+  BOOST_TEST_REQUIRE(energy_audit("run crane-wrong --json " + wrong.string()).status == 0);
+  const auto w = nlohmann::json::parse(read_file(wrong));
+  BOOST_TEST(w["equation_check"]["relative_residual"].get<double>() > 1e-3);
+  BOOST_TEST(w["verdict"] == "fail");
+  BOOST_TEST_REQUIRE(energy_audit("run crane --equation-check-every 1 --json " + every.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(every))["equation_check"]["checked_steps"].get<int>() == 5001);
+  BOOST_TEST_REQUIRE(energy_audit("run crane --no-equation-check --json " + off.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(off))["equation_check"].is_null());
+  const fs::path derived = scratch_dir() / "eq-derived.json";  // derived accelerations: nothing to check
+  BOOST_TEST_REQUIRE(energy_audit("run crane-derived --json " + derived.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(derived))["equation_check"].is_null());
+}
+
+// Each model runs in the forms it admits; a form or a method that does not fit is a usage error
+// naming both; the files name momenta p_NAME and Maggi's independent velocities u_NAME.
+BOOST_AUTO_TEST_CASE(models_run_in_every_form_they_admit) {
+  const Result list = energy_audit("list");
+  BOOST_TEST(list.out.find("forms: lagrange, hamilton") != std::string::npos, list.out);
+  BOOST_TEST(list.out.find("forms: multipliers, maggi") != std::string::npos, list.out);
+  const fs::path hamilton_csv = scratch_dir() / "hamilton.csv", hamilton_json = scratch_dir() / "hamilton.json",
+                 maggi_csv = scratch_dir() / "maggi.csv", maggi_json = scratch_dir() / "maggi.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane --form hamilton --csv " + hamilton_csv.string() + " --json " +
+                                  hamilton_json.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(hamilton_csv))[0] == "t,x1,phi,p_x1,p_phi,T,T2,T1,T0,V,E,H,Z,C");
+  const auto h = nlohmann::json::parse(read_file(hamilton_json));
+  BOOST_TEST(h["form"] == "hamilton");
+  BOOST_TEST(h["verdict"] == "pass");
+  BOOST_TEST(h["final"].contains("p"));
+  BOOST_TEST(h["equation_check"].is_null());  // Hamilton's equations come from T, V and f
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --form maggi --csv " + maggi_csv.string() + " --json " +
+                                  maggi_json.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(maggi_csv))[0] ==
+             "t,x1,x2,y2,phi,u_x1,u_phi,T,T2,T1,T0,V,E,H,Z,C,F_Ax,F_Ay,Phi_norm,psi_norm");
+  const auto m = nlohmann::json::parse(read_file(maggi_json));
+  BOOST_TEST(m["independent"][1] == "phi");
+  BOOST_TEST(m["final"]["u"].contains("x1"));
+  BOOST_TEST(m["max_constraint_drift"]["velocity"].get<double>() < 1e-12);
+  for (const char* method : {"euler", "euler-cromer", "rk2", "rk3", "rk4", "rkg", "verlet", "cvode-bdf", "cvode-adams"}) {
+    BOOST_TEST(energy_audit(std::string("run crane --form hamilton --t-end 0.5 --method ") + method).status == 0, method);
+    BOOST_TEST(energy_audit(std::string("run crane-dae --form maggi --t-end 0.5 --method ") + method).status == 0,
+               method);
+  }
+  BOOST_TEST(energy_audit("run crane-dae --form maggi --t-end 0.5 --method idas").status == 0);
+  expect_usage_error("run crane --form maggi", "crane");
+  expect_usage_error("run crane-dae --form hamilton", "hamilton");
+  expect_usage_error("run crane --form hamilton --method idas", "idas");
+  expect_usage_error("run crane-dae --form maggi --independent x1", "--independent");
+  expect_usage_error("run crane-dae --form maggi --independent x1,theta", "theta");
+  expect_usage_error("run crane-dae --form maggi --stabilize baumgarte", "--stabilize");
+  expect_usage_error("run crane-dae --independent x1,phi", "--independent");
+  expect_usage_error("run crane --form hamilton --no-equation-check", "--no-equation-check");
+}
+
+// The constraint drift is judged with δ_C: a wildly inconsistent start keeps C exact but fails.
+BOOST_AUTO_TEST_CASE(constraint_drift_above_its_threshold_fails_the_verdict) {
+  const fs::path json = scratch_dir() / "drift.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --init phi=1e300 --json " + json.string()).status == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["delta_C"].get<double>() < 1e-3);
+  BOOST_TEST(j["max_constraint_drift"]["position"].get<double>() > 1.0);
+  BOOST_TEST(j["drift_threshold"].get<double>() == 1e-3);
+  BOOST_TEST(j["verdict"] == "fail");
+  const fs::path loose = scratch_dir() / "loose.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --init phi=1e300 --drift-threshold 1e4 --json " + loose.string())
+                         .status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(loose))["verdict"] == "pass");
+}
+
+// crane3d, the rheonomic truck crane, and its wrong twin at Gill's method and h = 0.04: the twin
+// fails δ_C and the equation check where the crane passes; --init moves the start and V's zero
+// level with it; the drop case runs in Hamilton's form; the divergence bound stops a run.
+BOOST_AUTO_TEST_CASE(crane3d_and_its_wrong_twin) {
+  const fs::path right = scratch_dir() / "crane3d.json", wrong = scratch_dir() / "crane3d-wrong.json",
+                 moved = scratch_dir() / "crane3d-moved.json", hamilton = scratch_dir() / "crane3d-hamilton.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane3d --method rkg --step 0.04 --json " + right.string()).status == 0);
+  const auto r = nlohmann::json::parse(read_file(right));
+  BOOST_TEST(r["verdict"] == "pass");
+  BOOST_TEST(r["steps"].get<int>() == 500);
+  BOOST_TEST(r["delta_C"].get<double>() < 1e-6);
+  BOOST_TEST(r["params"]["kv"].get<double>() == 4e6);
+  BOOST_TEST(r["equation_check"].is_null());  // derived accelerations: nothing to check
+  BOOST_TEST_REQUIRE(energy_audit("run crane3d-wrong --method rkg --step 0.04 --json " + wrong.string()).status == 0);
+  const auto w = nlohmann::json::parse(read_file(wrong));
+  BOOST_TEST(w["verdict"] == "fail");
+  BOOST_TEST(w["delta_C"].get<double>() > 1e-3);
+  BOOST_TEST(w["equation_check"]["relative_residual"].get<double>() > 1e-8);
+  BOOST_TEST(w["C0"].get<double>() == r["C0"].get<double>());  // the twins start identical
+  // V = 0 at the start whatever it is, and T0 does not depend on z: C0 stays, the motion changes.
+  // (A 1 cm push sets the stiff pads ringing: rkg needs h = 0.01 there, as for the drop.)
+  BOOST_TEST_REQUIRE(energy_audit("run crane3d --method rkg --step 0.01 --t-end 2 --init dz=0.01 --json " + moved.string())
+                         .status == 0);
+  const auto m = nlohmann::json::parse(read_file(moved));
+  BOOST_TEST(m["C0"].get<double>() == r["C0"].get<double>(), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(m["verdict"] == "pass");
+  BOOST_TEST_REQUIRE(energy_audit("run crane3d-drop --form hamilton --method rk4 --step 0.01 --t-end 2 --json " +
+                                  hamilton.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(hamilton))["verdict"] == "pass");
+  const Result diverged = energy_audit("run crane3d-drop --method rkg --step 0.04 --set kv=4e10");
+  BOOST_TEST(diverged.status == 1);
+  BOOST_TEST(diverged.err.find("diverged at t = ") != std::string::npos, diverged.err);
+}
+
+BOOST_AUTO_TEST_CASE(run_writes_the_json_record_and_the_history) {
+  const fs::path json = scratch_dir() / "crane.json", csv = scratch_dir() / "crane.csv";
+  const Result r = energy_audit("run crane --json " + json.string() + " --csv " + csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  for (const char* field : {"model", "method", "step", "steps", "rhs evals", "delta_C", "verdict", "wall time"}) {
+    BOOST_TEST(r.out.find(field) != std::string::npos, field);
+  }
+
+  const auto j = nlohmann::json::parse(read_file(json));
+  for (const char* key : {"model", "method", "step", "t0", "t_end", "steps", "rhs_evals", "delta_C", "threshold",
+                          "verdict", "C0", "max_abs_dC", "energy_scale", "wall_seconds", "params", "final"}) {
+    BOOST_TEST(j.contains(key), key);
+  }
+  BOOST_TEST(j["model"] == "crane");
+  BOOST_TEST(j["method"] == "rk4");  // defaults: rk4, h = 1e-3, the model's interval [0, 5]
+  BOOST_TEST(j["step"].get<double>() == 1e-3);
+  BOOST_TEST(j["t_end"].get<double>() == 5.0);
+  BOOST_TEST(j["steps"].get<int>() == 5000);
+  BOOST_TEST(j["rhs_evals"].get<int>() == 20000);
+  BOOST_TEST(j["threshold"].get<double>() == 1e-3);
+  BOOST_TEST(j["verdict"] == "pass");
+  BOOST_TEST(j["delta_C"].get<double>() ==
+                 j["max_abs_dC"].get<double>() / j["energy_scale"].get<double>(),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(j["params"]["s"].get<double>() == 3000.0);
+  BOOST_TEST(j["params"]["m1"].get<double>() == 10.0);
+  const auto& final_state = j["final"];
+  BOOST_TEST(final_state["t"].get<double>() == 5.0);
+  for (const char* key : {"T", "V", "E", "H", "Z", "C"}) BOOST_TEST(final_state.contains(key), key);
+  BOOST_TEST(final_state["q"].contains("x1"));
+  BOOST_TEST(final_state["q"].contains("phi"));
+  BOOST_TEST(final_state["v"].contains("phi"));
+  // Initial state of the spec: x1 = 0.5, phi = -pi/6 at rest, so C0 = V0 = s/2 x1^2 + m2 g l/2 sin(phi).
+  BOOST_TEST(j["C0"].get<double>() == 0.5 * 3000 * 0.25 + 9.81 * 0.5 * std::sin(-M_PI / 6),
+             boost::test_tools::tolerance(1e-12));
+  // The damper has taken energy: Z > 0, E fell.
+  BOOST_TEST(final_state["Z"].get<double>() > 0.0);
+
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST_REQUIRE(rows.size() == 5002u);  // header + t0 + 5000 steps
+  BOOST_TEST(rows[0] == "t,x1,phi,x1_dot,phi_dot,x1_ddot,phi_ddot,T,T2,T1,T0,V,E,H,Z,C");
+  BOOST_TEST(rows[1].substr(0, 6) == "0,0.5,");
+}
+
+// A model's extra outputs (mechanism: the conserved momentum p_x, 0 at the rest start) are the
+// CSV's last columns, the JSON's final.extra with their largest change over the run, and a line
+// of the summary; in Hamilton's form, where p_x is also the state's momentum column, the extra
+// column is extra_p_x. A model without extra outputs has none of these.
+BOOST_AUTO_TEST_CASE(extra_outputs_are_written_beside_the_history) {
+  const fs::path json = scratch_dir() / "mechanism.json", csv = scratch_dir() / "mechanism.csv";
+  const Result r = energy_audit("run mechanism --json " + json.string() + " --csv " + csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  BOOST_TEST(r.out.find("extra      p_x = ") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("max |p_x - p_x(t0)| = ") != std::string::npos, r.out);
+
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST_REQUIRE(rows.size() == 10002u);  // header + t0 + 10000 steps over [0, 10]
+  BOOST_TEST(rows[0] == "t,x,gamma,x_dot,gamma_dot,x_ddot,gamma_ddot,T,T2,T1,T0,V,E,H,Z,C,p_x");
+  const auto last_number = [](const std::string& row) { return std::stod(row.substr(row.rfind(',') + 1)); };
+  BOOST_TEST(last_number(rows[1]) == 0.0);  // p_x(0) = 0 at rest, β(0) = 0
+  double max_p_x = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) max_p_x = std::max(max_p_x, std::abs(last_number(rows[i])));
+  BOOST_TEST(max_p_x > 0.0);    // rk4's truncation error in Lagrange's form ...
+  BOOST_TEST(max_p_x < 1e-5);   // ... against the drive's momentum ME beta_dot ~ 31 kg m/s
+
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "pass");
+  BOOST_TEST(j["params"]["J2"].get<double>() == 2.5);
+  BOOST_TEST(j["t_end"].get<double>() == 10.0);
+  BOOST_TEST_REQUIRE(j["final"].contains("extra"));
+  BOOST_TEST(j["final"]["extra"]["p_x"].get<double>() == last_number(rows.back()));  // the last row's state
+  BOOST_TEST(j["extra_max_abs_change"]["p_x"].get<double>() == max_p_x);             // every step is a row here
+  // The rest start: C0 = −I0 beta_dot(0)^2 / 2 − m3 g l with I0 = m2 e^2 + J2 + m3 h^2.
+  BOOST_TEST(j["C0"].get<double>() == -0.5 * (2.5 * 0.25 + 2.5 + 2.5 * 4) * 25 - 2.5 * 9.81 * 0.1, tolerance(1e-14));
+
+  const fs::path hamilton_json = scratch_dir() / "mechanism-h.json", hamilton_csv = scratch_dir() / "mechanism-h.csv";
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism --form hamilton --every 100 --json " + hamilton_json.string() +
+                                  " --csv " + hamilton_csv.string()).status == 0);
+  const auto hamilton_rows = lines_of(read_file(hamilton_csv));
+  BOOST_TEST(hamilton_rows[0] == "t,x,gamma,p_x,p_gamma,T,T2,T1,T0,V,E,H,Z,C,extra_p_x");
+  BOOST_TEST(hamilton_rows.size() == 102u);
+  const auto h = nlohmann::json::parse(read_file(hamilton_json));
+  // p_x is a state entry with rate 0 there: v from p gives it back to round-off at every step.
+  BOOST_TEST(std::abs(h["final"]["extra"]["p_x"].get<double>()) < 1e-13);
+  BOOST_TEST(h["extra_max_abs_change"]["p_x"].get<double>() < 1e-13);
+
+  const fs::path unaudited = scratch_dir() / "mechanism-unaudited.json", crane = scratch_dir() / "crane-extra.json";
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism --no-audit --json " + unaudited.string()).status == 0);
+  BOOST_TEST(nlohmann::json::parse(read_file(unaudited))["extra_max_abs_change"].is_null());
+  BOOST_TEST_REQUIRE(energy_audit("run crane --json " + crane.string()).status == 0);
+  const auto c = nlohmann::json::parse(read_file(crane));
+  BOOST_TEST(!c.contains("extra_max_abs_change"));
+  BOOST_TEST(!c["final"].contains("extra"));
+}
+
+// Seed 000's demonstration: a single sign error in the rheonomic mechanism's equations drifts C
+// past the threshold and the equation check flags it, where the right equations pass.
+BOOST_AUTO_TEST_CASE(mechanism_wrong_twins_fail_where_the_mechanism_passes) {
+  for (const char* model : {"mechanism", "mechanism-wrong", "mechanism-wrong2"}) {
+    const fs::path json = scratch_dir() / (std::string(model) + ".json");
+    BOOST_TEST_REQUIRE(energy_audit(std::string("run ") + model + " --json " + json.string()).status == 0);
+    const auto j = nlohmann::json::parse(read_file(json));
+    const bool right = std::string(model) == "mechanism";
+    BOOST_TEST(j["verdict"] == (right ? "pass" : "fail"), model);
+    BOOST_TEST((j["delta_C"].get<double>() <= 1e-3) == right, model);
+    const double residual = j["equation_check"]["relative_residual"].get<double>();
+    BOOST_TEST((right ? residual < 1e-14 : residual > 1e-4), model << ": " << residual);
+  }
+  expect_usage_error("run mechanism --set l=0", "l = 0");
+  expect_usage_error("run mechanism --init theta=1", "theta");
+}
+
+BOOST_AUTO_TEST_CASE(every_thins_the_history_but_not_delta_c) {
+  const fs::path all = scratch_dir() / "all.json", thin_json = scratch_dir() / "thin.json",
+                 thin_csv = scratch_dir() / "thin.csv";
+  BOOST_TEST_REQUIRE(energy_audit("run crane --method rk2 --json " + all.string()).status == 0);
+  BOOST_TEST_REQUIRE(energy_audit("run crane --method rk2 --every 10 --json " + thin_json.string() + " --csv " +
+                                  thin_csv.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(thin_csv)).size() == 1u + 501u);
+  const auto a = nlohmann::json::parse(read_file(all)), b = nlohmann::json::parse(read_file(thin_json));
+  BOOST_TEST(a["delta_C"].get<double>() == b["delta_C"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(set_init_and_t_end_reach_the_run) {
+  const fs::path json = scratch_dir() / "set.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane --set k=0 --init x1=0.1 --t-end 1 --step 1e-2 --json " + json.string())
+                         .status == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["params"]["k"].get<double>() == 0.0);
+  BOOST_TEST(j["steps"].get<int>() == 100);
+  BOOST_TEST(j["final"]["t"].get<double>() == 1.0);
+  BOOST_TEST(j["final"]["Z"].get<double>() == 0.0);  // no damper, no flow
+  BOOST_TEST(j["C0"].get<double>() == 0.5 * 3000 * 0.01 + 9.81 * 0.5 * std::sin(-M_PI / 6),
+             boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(failed_verdict_exits_three_only_when_asked) {
+  BOOST_TEST(energy_audit("run crane-wrong").status == 0);
+  const Result r = energy_audit("run crane-wrong --fail-on-verdict");
+  BOOST_TEST(r.status == 3);
+  BOOST_TEST(r.out.find("fail") != std::string::npos);
+  BOOST_TEST(energy_audit("run crane --fail-on-verdict").status == 0);
+}
+
+BOOST_AUTO_TEST_CASE(diverging_run_exits_one_and_keeps_its_history) {
+  const fs::path json = scratch_dir() / "diverged.json", csv = scratch_dir() / "diverged.csv";
+  // A spring of 1e12 N/m makes explicit Euler at h = 1e-2 grow by ~3000 per step.
+  const Result r = energy_audit("run crane --method euler --step 1e-2 --set s=1e12 --json " + json.string() +
+                                " --csv " + csv.string());
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(line_count(r.err) == 1u, r.err);
+  BOOST_TEST(r.err.find("diverged at t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "diverged");
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST_REQUIRE(rows.size() > 2u);  // header, t0 and at least one finite step
+  BOOST_TEST(rows.size() - 2 == j["steps"].get<std::size_t>());  // header + t0 + each finite step
+  BOOST_TEST(j["final"]["t"].get<double>() < 5.0);
+}
+
+// Explicit Euler grows the crane's undamped swing by sqrt(1 + (h w)^2) per step: at h = 0.5 the
+// energies overflow while the state is still finite (~1e216). C left the finite range: diverged.
+BOOST_AUTO_TEST_CASE(a_run_whose_energy_overflows_has_diverged) {
+  const fs::path json = scratch_dir() / "overflow.json";
+  const Result r = energy_audit("run crane --method euler --step 0.5 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  BOOST_TEST(r.err.find("diverged at t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "diverged");
+  BOOST_TEST(j["diverged_at"].get<double>() > 0.0);
+  BOOST_TEST(j["diverged_at"].get<double>() <= 5.0);
+}
+
+// A blow-up is reported as one, not as the rank of a matrix filled with overflowed numbers.
+BOOST_AUTO_TEST_CASE(a_blow_up_is_a_divergence_not_a_singular_matrix) {
+  for (const std::string arguments : {"run crane-dae --stabilize baumgarte --baumgarte 1e6,1e6",
+                                      "run ellipse --set k=1e300"}) {
+    const Result r = energy_audit(arguments);
+    BOOST_TEST(r.status == 1, arguments);
+    BOOST_TEST(r.err.find("diverged") != std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("rank") == std::string::npos, arguments << " -> " << r.err);
+    BOOST_TEST(r.err.find("singular") == std::string::npos, arguments << " -> " << r.err);
+  }
+}
+
+// A run that an error ends reports what it computed: the steps and evaluations up to the error.
+BOOST_AUTO_TEST_CASE(a_failed_run_counts_what_it_computed) {
+  const fs::path json = scratch_dir() / "counted.json";
+  // Maggi's dependent block turns singular at t = 1.2855 (container_test.cpp), in rk4's step 1286.
+  Result r = energy_audit("run container-line --form maggi --set a=20 --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["steps"].get<std::size_t>() == 1285u);
+  BOOST_TEST(j["rhs_evals"].get<std::size_t>() >= 4 * 1285u);  // rk4: four per step
+  BOOST_TEST(r.out.find("rhs evals  0\n") == std::string::npos, r.out);
+  r = energy_audit("run container-line --form maggi --set a=20 --method cvode-bdf --json " + json.string());
+  BOOST_TEST(r.status == 1, r.out);
+  j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["final"]["t"].get<double>() > 1.28);
+  BOOST_TEST(j["steps"].get<std::size_t>() > 0u);
+  BOOST_TEST_REQUIRE(j.contains("sundials"));
+  BOOST_TEST(j["sundials"]["steps"] == j["steps"]);
+  BOOST_TEST(j["sundials"]["rhs_evals"].get<long>() > 0);
+}
+
+BOOST_AUTO_TEST_CASE(no_audit_runs_without_z_and_writes_counts_but_no_history) {
+  const fs::path json = scratch_dir() / "no-audit.json";
+  const Result r = energy_audit("run crane --no-audit --json " + json.string());
+  BOOST_TEST(r.status == 0);
+  BOOST_TEST(r.out.find("unaudited") != std::string::npos);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["steps"].get<int>() == 5000);
+  BOOST_TEST(j["rhs_evals"].get<int>() == 20000);
+  BOOST_TEST(j["wall_seconds"].get<double>() > 0.0);
+  BOOST_TEST(j["delta_C"].is_null());
+  BOOST_TEST(j["verdict"].is_null());
+  BOOST_TEST(j["audited"] == false);
+  expect_usage_error("run crane --no-audit --csv x.csv", "--csv");
+}
+
+BOOST_AUTO_TEST_CASE(cvodes_runs_report_tolerances_and_sundials_counters) {
+  const fs::path json = scratch_dir() / "cvode.json";
+  const Result r = energy_audit("run crane --method cvode-adams --rtol 1e-9 --z-as quadrature --json " + json.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["method"] == "cvode-adams");
+  BOOST_TEST(j["step"].is_null());
+  BOOST_TEST(j["rtol"].get<double>() == 1e-9);
+  BOOST_TEST(j["atol"].get<double>() == 1e-10);  // the default
+  BOOST_TEST(j["z_as"] == "quadrature");
+  BOOST_TEST(j["verdict"] == "pass");
+  for (const char* key : {"steps", "rhs_evals", "rhs_evals_jacobian", "jac_evals", "nonlinear_iterations",
+                          "error_test_fails", "quadrature_rhs_evals"}) {
+    BOOST_TEST(j["sundials"].contains(key), key);
+  }
+  BOOST_TEST(j["sundials"]["steps"].get<int>() == j["steps"].get<int>());
+  BOOST_TEST(j["sundials"]["steps"].get<int>() > 100);
+  BOOST_TEST(j["final"]["t"].get<double>() == 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(too_tight_max_steps_exits_one_naming_the_flag_and_keeps_history) {
+  const fs::path json = scratch_dir() / "tight.json", csv = scratch_dir() / "tight.csv";
+  const Result r = energy_audit("run crane --method cvode-bdf --max-steps 20 --json " + json.string() + " --csv " +
+                                csv.string());
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(line_count(r.err) == 1u, r.err);
+  BOOST_TEST(r.err.find("CV_TOO_MUCH_WORK") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("t = ") != std::string::npos, r.err);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["verdict"] == "error");
+  BOOST_TEST(j["steps"].get<int>() == 20);
+  BOOST_TEST(lines_of(read_file(csv)).size() == 1u + 21u);  // header, t0 and 20 steps
+}
+
+BOOST_AUTO_TEST_CASE(multiplier_model_reports_multipliers_and_constraint_drift) {
+  const fs::path json = scratch_dir() / "dae.json", csv = scratch_dir() / "dae.csv";
+  const Result r = energy_audit("run crane-dae --method idas --stabilize ggl --json " + json.string() + " --csv " +
+                                csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("max |Phi|") != std::string::npos);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["stabilization"] == "ggl");
+  BOOST_TEST(j["max_constraint_drift"]["position"].get<double>() < 1e-8);
+  BOOST_TEST(j["max_constraint_drift"]["velocity"].get<double>() < 1e-6);
+  BOOST_TEST(j["final"]["q"].contains("x2"));
+  const auto rows = lines_of(read_file(csv));
+  BOOST_TEST(rows[0] == "t,x1,x2,y2,phi,x1_dot,x2_dot,y2_dot,phi_dot,T,T2,T1,T0,V,E,H,Z,C,F_Ax,F_Ay,Phi_norm,psi_norm");
+
+  const fs::path baumgarte = scratch_dir() / "baumgarte.json";
+  BOOST_TEST_REQUIRE(energy_audit("run crane-dae --stabilize baumgarte --baumgarte 10,10 --json " + baumgarte.string())
+                         .status == 0);
+  const auto b = nlohmann::json::parse(read_file(baumgarte));
+  BOOST_TEST(b["stabilization"] == "baumgarte");
+  BOOST_TEST(b["baumgarte"]["alpha"].get<double>() == 10.0);
+  BOOST_TEST(b["method"] == "rk4");
+}
+
+// SIGINT and SIGTERM stop at a step boundary: the history so far is written, the run says where
+// it stopped, and the exit status is 128 + the signal. While the run goes, no earlier file
+// stands under the requested names.
+BOOST_AUTO_TEST_CASE(an_interrupted_run_writes_its_history_and_exits_with_the_signal) {
+  for (const int signal_number : {SIGINT, SIGTERM}) {
+    const fs::path dir = fresh_dir("interrupt");
+    std::ofstream(dir / "h.json") << "{\"verdict\": \"pass\"}\n";
+    const pid_t pid = start_cli({"run", "crane", "--t-end", "2e4", "--csv", "h.csv", "--json", "h.json"}, dir);
+    BOOST_TEST_REQUIRE(wait_for_file(dir, ".h.csv.", 1u << 20));  // streaming under its temporary name
+    BOOST_TEST(!fs::exists(dir / "h.json"));  // the stale "pass" is gone
+    BOOST_TEST(!fs::exists(dir / "h.csv"));
+    ::kill(pid, signal_number);
+    const Process p = finish_cli(pid);
+    BOOST_TEST(p.status == 128 + signal_number, p.err);
+    BOOST_TEST(line_count(p.err) == 1u, p.err);
+    BOOST_TEST(p.err.find("interrupted at t = ") != std::string::npos, p.err);
+    const auto j = nlohmann::json::parse(read_file(dir / "h.json"));
+    BOOST_TEST(j["verdict"] == "interrupted");
+    BOOST_TEST(j["end"] == "interrupted");
+    const double t = j["t_reached"].get<double>();
+    BOOST_TEST(t > 0.0);
+    BOOST_TEST(t < 2e4);
+    BOOST_TEST(j["final"]["t"].get<double>() == t);
+    const auto rows = lines_of(read_file(dir / "h.csv"));
+    BOOST_TEST_REQUIRE(rows.size() > 2u);
+    BOOST_TEST(std::stod(rows.back().substr(0, rows.back().find(','))) == t);
+    BOOST_TEST(rows.size() == 2u + j["steps"].get<std::size_t>());  // header, t0, every step
+    BOOST_TEST((entries_of(dir) == std::vector<std::string>{"h.csv", "h.json"}));  // no temporary left
+  }
+  const fs::path dir = fresh_dir("interrupt-compare");
+  const pid_t pid = start_cli({"compare", "crane", "--methods", "rk4,rk2", "--steps", "1e-4", "--t-end", "2000",
+                               "--csv", "c.csv"}, dir);
+  ::usleep(300000);
+  ::kill(pid, SIGTERM);
+  const Process p = finish_cli(pid);
+  BOOST_TEST(p.status == 143, p.err);
+  const auto rows = lines_of(read_file(dir / "c.csv"));
+  BOOST_TEST_REQUIRE(rows.size() == 2u);  // the header and the interrupted rk4 run; rk2 never started
+  BOOST_TEST(rows[1].find(",interrupted,") != std::string::npos, rows[1]);
+  BOOST_TEST(p.out.find("1 of 2 runs not started") != std::string::npos, p.out);
+}
+
+// The CSV streams to disk: a long run's memory does not grow with its rows (10^6 rows of 14
+// doubles would be 112 MB in memory). The peak resident memory of the run and of one with 1 %
+// of its rows are read by GNU time, whose own small process starts energy-audit: a child forked
+// straight from this test would count this process's memory as its own (the kernel keeps the
+// peak of the image a child had before it exec'd, and a sanitized test process is large).
+BOOST_AUTO_TEST_CASE(a_long_history_streams_to_disk_in_bounded_memory) {
+  const fs::path dir = fresh_dir("long");
+  const auto peak_kib_of_run_to = [&](const std::string& t_end) {
+    const Process p = finish_cli(start_cli({"run", "crane", "--t-end", t_end, "--csv", "long.csv"}, dir,
+                                           {"/usr/bin/time", "-f", "%M", "-o", (dir / "peak.txt").string()}));
+    BOOST_TEST_REQUIRE(p.status == 0, p.err);
+    return std::stol(read_file(dir / "peak.txt"));
+  };
+  const long short_run_kib = peak_kib_of_run_to("10");
+  const long long_run_kib = peak_kib_of_run_to("1000");
+  BOOST_TEST(fs::file_size(dir / "long.csv") > 112'000'000u);
+  BOOST_TEST(long_run_kib - short_run_kib < 5'000, long_run_kib << " KiB against " << short_run_kib << " KiB");
+  fs::remove(dir / "long.csv");
+}
+
+// A rope that would go slack is reported with its time, in the summary and the JSON.
+BOOST_AUTO_TEST_CASE(a_slack_rope_is_reported) {
+  const fs::path json = scratch_dir() / "slack.json";
+  const Result r = energy_audit("run container-line --method rk4 --step 0.005 --set a=20 --json " + json.string());
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("slack      lambda changes sign first at t = 2:") != std::string::npos, r.out);
+  BOOST_TEST(nlohmann::json::parse(read_file(json))["multiplier_sign_changes"]["lambda"] == 2.0);
+  const Result taut = energy_audit("run container-line --form maggi --method rkg --step 0.04");
+  BOOST_TEST(taut.out.find("slack") == std::string::npos, taut.out);
+  // A pin's forces change sign freely: not reported as slack.
+  BOOST_TEST(energy_audit("run crane-dae").out.find("slack") == std::string::npos);
+}
+
+// --phase: the line's fixed-step sampling of its pieces; refused where it cannot act.
+BOOST_AUTO_TEST_CASE(the_phase_of_the_line_is_chosen_and_reported) {
+  const fs::path json = scratch_dir() / "phase.json";
+  const Result r = energy_audit("run container-line --form maggi --method rk4 --step 0.04 --phase midpoint --json " +
+                                json.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("phase      midpoint") != std::string::npos, r.out);
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(j["phase"] == "midpoint");
+  BOOST_TEST(j["delta_C"].get<double>() < 1e-7);  // every step within one piece: rk4's own accuracy
+  expect_usage_error("run crane --phase midpoint", "--phase");
+  expect_usage_error("run container-line --phase midpoint --method cvode-bdf", "--phase");
+  expect_usage_error("run container-line --phase left", "--phase");
+}
+
+BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drift) {
+  const fs::path json = scratch_dir() / "ellipse.json", csv = scratch_dir() / "ellipse.csv";
+  const Result r = energy_audit("run ellipse --set k=-2 --method euler --step 0.002 --init x=1.05 --json " +
+                                json.string() + " --csv " + csv.string());
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("transverse multiplier rho = 0.996") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("verdict: stable") != std::string::npos, r.out);
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(record["verdict"] == "stable");
+  BOOST_TEST(record["f_initial"].get<double>() == 0.5 * (9 * 1.05 * 1.05 - 9), tolerance(1e-15));
+  // Euler removes the 5 % error down to the offset where the gain balances its error of the
+  // rotation: 4.5 d / (1 - R - d), d = (3 tau)^2, R = 1 + tau k (the linear theory of
+  // docs/models.md, the ellipse).
+  const double d = 9 * 0.002 * 0.002, R = 1 - 2 * 0.002;
+  BOOST_TEST(record["f_final"].get<double>() == 4.5 * d / (1 - R - d), tolerance(0.05));
+  BOOST_TEST(record["steps"] == 10000);
+  const std::vector<std::string> rows = lines_of(read_file(csv));
+  BOOST_TEST(rows.front() == "t,x,y,f");
+  BOOST_TEST(rows.size() == 10002u);  // header, t0 and every step
+
+  const Result repelled = energy_audit("run ellipse --set k=2 --method rk4 --step 0.002");
+  BOOST_TEST(repelled.status == 0);
+  BOOST_TEST(repelled.out.find("verdict: unstable") != std::string::npos, repelled.out);
+  const Result adaptive = energy_audit("run ellipse --set k=-5 --method cvode-bdf --rtol 1e-9");
+  BOOST_TEST(adaptive.status == 0);
+  BOOST_TEST(adaptive.out.find("verdict: stable") != std::string::npos, adaptive.out);
+  const Result diverged = energy_audit("run ellipse --set k=1000 --method euler --step 0.01");
+  BOOST_TEST(diverged.status == 1);
+  BOOST_TEST(diverged.out.find("verdict: unstable") != std::string::npos, diverged.out);
+  BOOST_TEST(diverged.err.find("diverged") != std::string::npos, diverged.err);
+
+  expect_usage_error("run ellipse --method verlet", "verlet");
+  expect_usage_error("run ellipse --method euler-cromer", "euler-cromer");
+  expect_usage_error("run ellipse --method idas", "idas");
+  expect_usage_error("run ellipse --threshold 1e-3", "--threshold");
+  expect_usage_error("run ellipse --set m=1", "'m'");
+  expect_usage_error("run ellipse --init z=1", "'z'");
+  expect_usage_error("compare ellipse", "kinematic");
+  expect_usage_error("run ellipse --method cvode-bdf --step 0.1", "--step");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
