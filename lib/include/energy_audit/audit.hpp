@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The energy audit: an observer that sees every accepted step and judges the drift of
-/// C = H + Z (the README's "The mathematics").
+/// C = H + Z (docs/mathematics.md).
 
 #include <algorithm>
 #include <cmath>
