@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The energy audit: an observer that sees every accepted step and judges the drift of
-/// C = H + Z (the README's "The mathematics").
+/// C = H + Z (docs/mathematics.md).
 
 #include <algorithm>
 #include <cmath>
@@ -198,14 +198,17 @@ inline bool Audit::should_store(double t) {
   return true;
 }
 
-/// A system whose accelerations may be checked against Lagrange's equations of its energies:
-/// LagrangeSystem of a model with hand-derived accelerations.
-template <class System>
-concept EquationCheckedSystem = requires(const System& system, const ConstVectorRef& y, double t) {
-  { system.checks_equations() } -> std::convertible_to<bool>;
-  { system.equation_residual(y, t) } -> std::same_as<EquationResidual>;
-  { system.equation_residual_from_rates(y, y, t) } -> std::same_as<EquationResidual>;
-};
+/// The rates of `system` at (y, t) into dydt, and the sample of y: in one evaluation for a
+/// RatesAndSampleSystem, in two otherwise.
+template <SampledSystem System>
+EnergySample rates_and_sample(const System& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
+  if constexpr (RatesAndSampleSystem<System>) {
+    return system.rates_and_sample(y, dydt, t);
+  } else {
+    system(y, dydt, t);
+    return system.sample(y, t);
+  }
+}
 
 /// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call; for an
 /// EquationCheckedSystem it also checks the equations when the audit says they are due.

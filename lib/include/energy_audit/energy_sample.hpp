@@ -30,16 +30,4 @@ struct EnergySample {
   double C() const { return energy.H() + Z; }  ///< control function, constant on exact solutions
 };
 
-/// The rates of `system` at (y, t) into dydt, and the sample of y: in one evaluation when the
-/// system offers rates_and_sample (LagrangeSystem does), in two otherwise.
-template <class System>
-EnergySample rates_and_sample(const System& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
-  if constexpr (requires { system.rates_and_sample(y, dydt, t); }) {
-    return system.rates_and_sample(y, dydt, t);
-  } else {
-    system(y, dydt, t);
-    return system.sample(y, t);
-  }
-}
-
 }  // namespace energy_audit

@@ -8,35 +8,32 @@
 /// with v = M⁻¹ (p − b) and H(q, p, t) = T2 − T0 + V at that v, so C = H + Z is the same control
 /// function as in Lagrange's form. Every derivative comes from the model's T and V by
 /// forward-mode automatic differentiation (the identities ∂H/∂q|_p = −∂L/∂q|_v and
-/// ∂H/∂t|_p = −∂L/∂t|_v avoid differentiating through the inverse of M).
+/// ∂H/∂t|_p = −∂L/∂t|_v avoid differentiating through the inverse of M). The members every form
+/// shares, a model's optional members among them, come from Formulation (formulation.hpp).
 
-#include <algorithm>
-
-#include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
-#include "energy_audit/energy_terms.hpp"
+#include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_model.hpp"
-#include "energy_audit/lagrange_system.hpp"
 #include "energy_audit/legendre_transform.hpp"
 
 namespace energy_audit {
 
 template <LagrangeModel M>
-class HamiltonSystem {
+class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
+  using Base = Formulation<HamiltonSystem<M>, M>;
+  using Base::model_;
+
  public:
-  static constexpr int n = M::dofs;
-  using Coordinates = VectorN<double, n>;
+  using Base::n;
+  using typename Base::Coordinates;
+  using Base::carries_energy_flow;
 
-  explicit HamiltonSystem(M model, EnergyFlow flow = EnergyFlow::Carried) : model_(std::move(model)), flow_(flow) {
-    check_declarations(model_);
-  }
+  explicit HamiltonSystem(M model, EnergyFlow flow = EnergyFlow::Carried)
+    requires FormWithoutEquationError<M>
+      : Base(std::move(model), flow) {}
 
-  const M& model() const { return model_; }
-  int dofs() const { return n; }
   int second_half_size() const { return n; }
-  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
-  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
 
   /// y = [q, p, 0] with p = ∂T/∂v at (q, v, t0) (or [q, p] when Z is not carried).
   Vector initial_state(const Coordinates& q, const Coordinates& v, double t0) const {
@@ -46,15 +43,6 @@ class HamiltonSystem {
   /// v = ∂H/∂p at (q, p, t).
   Coordinates velocities(const Coordinates& q, const Coordinates& p, double t) const {
     return momentum_map(model_, q, t).velocities(p, t);
-  }
-
-  /// Whether every entry of q and of the velocities v(q, p, t) is within the model's
-  /// divergence_bound in magnitude (the bound is on v, as in Lagrange's form, not on p).
-  bool within_divergence_bound(const ConstVectorRef& y, double t) const
-    requires HasDivergenceBound<M>
-  {
-    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
-    return std::max(q.cwiseAbs().maxCoeff(), velocities(q, p, t).cwiseAbs().maxCoeff()) <= M::divergence_bound;
   }
 
   /// dy/dt = [v, ∂L/∂q + f, Ż].
@@ -97,13 +85,8 @@ class HamiltonSystem {
   /// The energies at the state; the sample's second half is p.
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
-    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, velocities(q, p, t), t),
-            carries_energy_flow() ? y[2 * n] : 0.0};
+    return this->energy_sample(y, q, velocities(q, p, t), t);
   }
-
- private:
-  M model_;
-  EnergyFlow flow_;
 };
 
 }  // namespace energy_audit

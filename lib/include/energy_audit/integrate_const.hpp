@@ -12,7 +12,6 @@
 #include "energy_audit/error.hpp"
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/run_observer.hpp"
-#include "energy_audit/step_aware.hpp"
 #include "energy_audit/stop_request.hpp"
 #include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
@@ -37,22 +36,6 @@ inline constexpr double max_fixed_step_count = 9007199254740992.0;
 /// within rounding of an integer counts as that integer, so no sliver step appears. Throws
 /// InvalidArgument for a bad interval or step, or more than max_fixed_step_count steps.
 std::size_t fixed_step_count(double t0, double t1, double h);
-
-/// The first stage F(t, y) of a step, evaluated by an observer that watches y meanwhile
-/// (AuditObserver::evaluate_and_observe).
-template <class Observer>
-struct ObservedFirstStage {
-  Observer& observer;
-  void operator()(const Vector& y, Vector& dydt, double t) const { observer.evaluate_and_observe(y, dydt, t); }
-};
-
-/// A stepper that takes its first stage from ObservedFirstStage, and an observer that offers
-/// it: together they sample every state with the evaluation the next step makes anyway.
-template <class Stepper, class System, class Observer>
-concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Vector& y, Observer& observer) {
-  observer.evaluate_and_observe(y, y, 0.0);
-  stepper.do_step(system, y, 0.0, 0.0, ObservedFirstStage<Observer>{observer});
-};
 
 /// Integrates y from t0 to t1; the observer sees the initial state and every accepted step,
 /// in order, and is told the interval and how the run ended (run_observer.hpp). Stops after the

@@ -1,19 +1,21 @@
 #pragma once
 /// \file
-/// A Lagrange model as a first-order system y = [q, v, Z] with Ż appended (the README's "The mathematics").
+/// A Lagrange model as a first-order system y = [q, v, Z] with Ż appended (docs/mathematics.md):
+/// its rates from the model's hand-derived accelerations, or from Lagrange's equations of its T, V
+/// and f. The members every form shares, a model's optional members among them, come from
+/// Formulation (formulation.hpp).
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "energy_audit/declaration_check.hpp"
 #include "energy_audit/derived_accelerations.hpp"
 #include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
-#include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/flatten.hpp"
+#include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_model.hpp"
 
 namespace energy_audit {
@@ -24,29 +26,22 @@ enum class AccelerationSource {
   Derived,  ///< Lagrange's equations from T, V, f by automatic differentiation
 };
 
-/// Whether Z is carried. Off gives y = [q, v] with nothing appended, to measure the audit's cost.
-enum class EnergyFlow { Carried, Off };
-
-/// The state y = [q, v, Z(t0) = 0], or [q, v] without Z.
-template <int n>
-Vector state_vector(const VectorN<double, n>& q, const VectorN<double, n>& v, bool with_energy_flow) {
-  Vector y = Vector::Zero(2 * n + (with_energy_flow ? 1 : 0));
-  y.template head<n>() = q;  // fixed-size segments: GCC 12 misreads dynamic ones here as overreads
-  y.template segment<n>(n) = v;
-  return y;
-}
-
 template <LagrangeModel M>
-class LagrangeSystem {
+class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
+  using Base = Formulation<LagrangeSystem<M>, M>;
+  using Base::model_;
+
  public:
-  static constexpr int n = M::dofs;
+  using Base::n;
+  using typename Base::Coordinates;
+  using Base::carries_energy_flow;
   static_assert(HasHandAccelerations<M> || FitsLagrangeTerms<M>,
                 "a model of more than max_dofs_for_lagrange_terms coordinates needs hand-derived accelerations");
-  using Coordinates = VectorN<double, n>;
 
   explicit LagrangeSystem(M model, AccelerationSource source = default_source(),
                           EnergyFlow flow = EnergyFlow::Carried)
-      : model_(std::move(model)), source_(source), flow_(flow) {
+    requires FormWithoutEquationError<M>
+      : Base(std::move(model), flow), source_(source) {
     if constexpr (!HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) {
         throw InvalidArgument("model has no hand-derived accelerations; use AccelerationSource::Derived");
@@ -58,18 +53,13 @@ class LagrangeSystem {
                               " coordinates; the model has " + std::to_string(n));
       }
     }
-    check_declarations(model_);
   }
 
   static constexpr AccelerationSource default_source() {
     return HasHandAccelerations<M> ? AccelerationSource::Hand : AccelerationSource::Derived;
   }
 
-  const M& model() const { return model_; }
-  int dofs() const { return n; }
   int second_half_size() const { return n; }
-  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
-  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
 
   /// y = [q, v, 0] (or [q, v] when Z is not carried).
   Vector initial_state(const Coordinates& q, const Coordinates& v) const {
@@ -113,6 +103,9 @@ class LagrangeSystem {
                                           Coordinates(y.template segment<n>(n)), t);
   }
 
+  /// The velocities at the state [q, v]: its second half.
+  Coordinates velocities(const Coordinates&, const Coordinates& v, double) const { return v; }
+
   /// q' = v, for schemes that update q and v apart (PartitionedSystem).
   void rates_of_q(const ConstVectorRef&, const ConstVectorRef& v, double, Eigen::Ref<Vector> q_dot) const { q_dot = v; }
 
@@ -145,13 +138,6 @@ class LagrangeSystem {
     return sample_of(y, q, v, t);
   }
 
-  /// Whether every entry of q and v is within the model's divergence_bound in magnitude.
-  bool within_divergence_bound(const ConstVectorRef& y, double /*t*/) const
-    requires HasDivergenceBound<M>
-  {
-    return y.template head<2 * n>().cwiseAbs().maxCoeff() <= M::divergence_bound;
-  }
-
   /// Whether the accelerations are the model's own, hand-derived ones: only those can be
   /// checked against Lagrange's equations of its T, V and f (derived ones solve them), and only
   /// up to max_dofs_for_lagrange_terms coordinates.
@@ -182,8 +168,7 @@ class LagrangeSystem {
   /// The sample of y, whose coordinates q and v the caller has copied out.
   EnergySample sample_of(const ConstVectorRef& y, const Coordinates& q, const Coordinates& v,
                          double t) const {
-    return {t, y.head(n), y.segment(n, n), energy_terms(model_, q, v, t),
-            carries_energy_flow() ? y[2 * n] : 0.0};
+    return this->energy_sample(y, q, v, t);
   }
 
   /// a(q, v, t) from the model's own accelerations, or derived from T, V and f.
@@ -229,9 +214,7 @@ class LagrangeSystem {
     if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
   }
 
-  M model_;
   AccelerationSource source_;
-  EnergyFlow flow_;
 };
 
 }  // namespace energy_audit

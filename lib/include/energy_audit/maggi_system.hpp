@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Maggi's equations of a multiplier model (the README's "The mathematics"), as a first-order
+/// Maggi's equations of a multiplier model (docs/mathematics.md), as a first-order
 /// system y = [q, u, Z] over the independent velocities u, a named subset I of the velocities:
 ///
 ///     v = S(q, t) u + s(q, t) ,   G S = 0 ,   G s = −g          (v_I = u, v_D = −G_D⁻¹ (G_I u + g))
@@ -12,42 +12,40 @@
 /// A dependent block G_D that turns (nearly) singular ends the run with an Error naming t: when
 /// the smallest pivot of its fully pivoted LU falls below singularity_threshold ‖G‖ (for one
 /// constraint, |G_D| < threshold ‖G‖), the split no longer determines the dependent velocities.
+/// The members every form shares, a model's optional members among them, come from Formulation
+/// and ConstrainedFormulation (formulation.hpp).
 
-#include <algorithm>
 #include <array>
-#include <cmath>
 #include <limits>
-#include <optional>
 #include <string>
 
 #include <Eigen/LU>
 
 #include "energy_audit/all_finite.hpp"
 #include "energy_audit/constraint_terms.hpp"
-#include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
-#include "energy_audit/energy_sample.hpp"
-#include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_error.hpp"
-#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
-#include "energy_audit/lagrange_system.hpp"
+#include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_terms.hpp"
 #include "energy_audit/multiplier_model.hpp"
-#include "energy_audit/multiplier_system.hpp"
 #include "energy_audit/positive_definite_solve.hpp"
-#include "energy_audit/step_aware.hpp"
 
 namespace energy_audit {
 
 template <MultiplierModel M>
-class MaggiSystem {
+class MaggiSystem : public ConstrainedFormulation<MaggiSystem<M>, M> {
+  using Base = ConstrainedFormulation<MaggiSystem<M>, M>;
+  using Base::model_;
+
  public:
-  static constexpr int n = M::dofs;
-  static constexpr int m = M::constraints;
+  using Base::m;
+  using Base::n;
+  using typename Base::Coordinates;
+  using Base::carries_energy_flow;
+  using Base::size;
   static constexpr int k = n - m;  ///< independent velocities
   static_assert(k > 0, "Maggi's form needs more coordinates than constraints");
-  using Coordinates = VectorN<double, n>;
   using Independent = VectorN<double, k>;
   using Multipliers = VectorN<double, m>;
 
@@ -77,7 +75,7 @@ class MaggiSystem {
   /// threshold is in [0, 1).
   MaggiSystem(M model, const std::array<int, k>& independent, EnergyFlow flow = EnergyFlow::Carried,
               double singularity_threshold = default_singularity_threshold)
-      : model_(std::move(model)), independent_(independent), flow_(flow), singularity_threshold_(singularity_threshold) {
+      : Base(std::move(model), flow), independent_(independent), singularity_threshold_(singularity_threshold) {
     if (!(singularity_threshold_ >= 0 && singularity_threshold_ < 1)) {
       throw InvalidArgument("Maggi's form: the singularity threshold must be in [0, 1)");
     }
@@ -93,22 +91,10 @@ class MaggiSystem {
     for (int i = 0; i < n; ++i) {
       if (!is_independent[i]) dependent_[d++] = i;
     }
-    check_declarations(model_);
   }
 
-  const M& model() const { return model_; }
-  /// Tells a StepAwareModel the fixed step [t, t + h] about to be taken (step_aware.hpp).
-  void begin_step(double t, double h) const
-    requires StepAwareModel<M>
-  {
-    model_.begin_step(t, h);
-  }
   const std::array<int, k>& independent() const { return independent_; }
-  int dofs() const { return n; }
   int second_half_size() const { return k; }
-  int constraint_count() const { return m; }
-  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
-  Index size() const { return n + k + (carries_energy_flow() ? 1 : 0); }
 
   /// y = [q, u, 0] with u = v_I (or [q, u] when Z is not carried); v's dependent entries follow
   /// from the constraints, whatever v holds there.
@@ -196,35 +182,6 @@ class MaggiSystem {
     z_dot = carries_energy_flow() ? r.z_dot : 0.0;
   }
 
-  /// A model with an equation_error is integrated with other equations than Lagrange's of its T,
-  /// V and f: its accelerations and multipliers are then checked against those, as hand-derived
-  /// accelerations are (audit.hpp's EquationCheckedSystem). Derived equations need no check.
-  bool checks_equations() const { return HasEquationError<M>; }
-
-  /// The residual of M a = r + Gᵀλ, with r from Lagrange's terms alone, at y = [q, u, ...].
-  EquationResidual equation_residual(const ConstVectorRef& y, double t) const {
-    const Coordinates q = y.template head<n>();
-    const Rates r = rates(q, y.template segment<k>(n), t);
-    return energy_audit::equation_residual(model_, q, r.v, r.a, r.lambda, t);
-  }
-  EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& /*dydt*/,
-                                                double t) const {
-    return equation_residual(y, t);  // λ is not among the rates
-  }
-
-  /// The energies at (q, v(q, u)); the sample's second half is u. The multipliers are reported
-  /// in the model's sign, the constraint drift is ‖Φ‖ (holonomic) and ‖ψ‖.
-  EnergySample sample(const ConstVectorRef& y, double t) const {
-    const Coordinates q = y.template head<n>();
-    const Rates r = rates(q, y.template segment<k>(n), t);
-    const ConstraintTerms<n, m>& c = r.constraints;
-    EnergySample s{t, y.head(n), y.segment(n, k), energy_terms(model_, q, r.v, t),
-                   carries_energy_flow() ? y[n + k] : 0.0};
-    s.multipliers = reported_multiplier_sign<M>() * r.lambda;
-    s.constraint_drift = ConstraintDrift{HolonomicConstraints<M> ? c.Phi.norm() : std::nan(""), c.psi.norm()};
-    return s;
-  }
-
  private:
   using DependentInverse = Eigen::Matrix<double, m, m>;
 
@@ -262,10 +219,8 @@ class MaggiSystem {
     return v;
   }
 
-  M model_;
   std::array<int, k> independent_;
   std::array<int, m> dependent_{};
-  EnergyFlow flow_;
   double singularity_threshold_;
 };
 

@@ -1,26 +1,22 @@
 #pragma once
 /// \file
-/// A multiplier model as a first-order system y = [q, v, Z] in index-1 form (the README's "The mathematics"):
+/// A multiplier model as a first-order system y = [q, v, Z] in index-1 form (docs/mathematics.md):
 /// accelerations and multipliers from the saddle-point system at every evaluation, with
-/// optional Baumgarte stabilization, and Ż carrying the constraint-force power −vᵀGᵀλ.
+/// optional Baumgarte stabilization, and Ż carrying the constraint-force power −vᵀGᵀλ. The
+/// members every form shares, a model's optional members among them, come from Formulation and
+/// ConstrainedFormulation (formulation.hpp).
 
-#include <cmath>
 #include <optional>
 
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/dae_terms.hpp"
-#include "energy_audit/declaration_check.hpp"
 #include "energy_audit/energy_flow.hpp"
-#include "energy_audit/energy_sample.hpp"
-#include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_error.hpp"
-#include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
-#include "energy_audit/lagrange_system.hpp"
+#include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_terms.hpp"
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/saddle_point.hpp"
-#include "energy_audit/step_aware.hpp"
 
 namespace energy_audit {
 
@@ -30,26 +26,20 @@ struct Baumgarte {
   double beta = 0;
 };
 
-/// The reported sign of the multipliers: a model may set `static constexpr double
-/// reported_multiplier_sign = -1` when its source reports −λ (seed 002's convention).
-template <class M>
-constexpr double reported_multiplier_sign() {
-  if constexpr (requires { M::reported_multiplier_sign; }) {
-    return M::reported_multiplier_sign;
-  } else {
-    return 1.0;
-  }
-}
-
 template <MultiplierModel M>
-class MultiplierSystem {
+class MultiplierSystem : public ConstrainedFormulation<MultiplierSystem<M>, M> {
+  using Base = ConstrainedFormulation<MultiplierSystem<M>, M>;
+  using Base::model_;
+
  public:
-  static constexpr int n = M::dofs;
-  static constexpr int m = M::constraints;
-  using Coordinates = VectorN<double, n>;
+  using Base::m;
+  using Base::n;
+  using typename Base::Coordinates;
+  using Base::carries_energy_flow;
   using Multipliers = VectorN<double, m>;
 
   struct Rates {
+    Coordinates v;  ///< the state's velocities
     Coordinates a;
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
@@ -58,26 +48,14 @@ class MultiplierSystem {
 
   explicit MultiplierSystem(M model, std::optional<Baumgarte> baumgarte = std::nullopt,
                             EnergyFlow flow = EnergyFlow::Carried)
-      : model_(std::move(model)), baumgarte_(baumgarte), flow_(flow) {
+      : Base(std::move(model), flow), baumgarte_(baumgarte) {
     if (baumgarte_ && !(baumgarte_->alpha >= 0 && baumgarte_->beta >= 0)) {
       throw InvalidArgument("Baumgarte alpha and beta must be >= 0");
     }
-    check_declarations(model_);
   }
 
-  const M& model() const { return model_; }
-  /// Tells a StepAwareModel the fixed step [t, t + h] about to be taken (step_aware.hpp).
-  void begin_step(double t, double h) const
-    requires StepAwareModel<M>
-  {
-    model_.begin_step(t, h);
-  }
   const std::optional<Baumgarte>& baumgarte() const { return baumgarte_; }
-  int dofs() const { return n; }
   int second_half_size() const { return n; }
-  int constraint_count() const { return m; }
-  bool carries_energy_flow() const { return flow_ == EnergyFlow::Carried; }
-  Index size() const { return 2 * n + (carries_energy_flow() ? 1 : 0); }
 
   /// y = [q, v, 0] (or [q, v] when Z is not carried).
   Vector initial_state(const Coordinates& q, const Coordinates& v) const {
@@ -94,25 +72,7 @@ class MultiplierSystem {
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
     const double force_power = v.dot(model_.forces(q, v, t));
     const double constraint_power = (c.G * v).dot(s.lambda);
-    return {s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power, c};
-  }
-
-  static constexpr bool holonomic() { return HolonomicConstraints<M>; }
-
-  /// A model with an equation_error is integrated with other equations than Lagrange's of its T,
-  /// V and f: its accelerations and multipliers are then checked against those, as hand-derived
-  /// accelerations are (audit.hpp's EquationCheckedSystem). Derived equations need no check.
-  bool checks_equations() const { return HasEquationError<M>; }
-
-  /// The residual of M a = r + Gᵀλ, with r from Lagrange's terms alone, at y = [q, v, ...].
-  EquationResidual equation_residual(const ConstVectorRef& y, double t) const {
-    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
-    const Rates r = rates(q, v, t);
-    return energy_audit::equation_residual(model_, q, v, r.a, r.lambda, t);
-  }
-  EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& /*dydt*/,
-                                                double t) const {
-    return equation_residual(y, t);  // λ is not among the rates
+    return {v, s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power, c};
   }
 
   DaeTerms dae_terms(const ConstVectorRef& q_in, const ConstVectorRef& v_in, double t) const {
@@ -142,6 +102,9 @@ class MultiplierSystem {
     return rates(y.template head<n>(), y.template segment<n>(n), t).z_dot;
   }
 
+  /// The velocities at the state [q, v]: its second half.
+  Coordinates velocities(const Coordinates&, const Coordinates& v, double) const { return v; }
+
   /// q' = v, for schemes that update q and v apart (PartitionedSystem).
   void rates_of_q(const ConstVectorRef&, const ConstVectorRef& v, double, Eigen::Ref<Vector> q_dot) const { q_dot = v; }
 
@@ -153,21 +116,8 @@ class MultiplierSystem {
     z_dot = carries_energy_flow() ? r.z_dot : 0.0;
   }
 
-  EnergySample sample(const ConstVectorRef& y, double t) const {
-    const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
-    const Rates r = rates(q, v, t);
-    const ConstraintTerms<n, m>& c = r.constraints;
-    EnergySample s{t, y.head(n), y.segment(n, n),
-                   energy_terms(model_, q, v, t), carries_energy_flow() ? y[2 * n] : 0.0};
-    s.multipliers = reported_multiplier_sign<M>() * r.lambda;
-    s.constraint_drift = ConstraintDrift{HolonomicConstraints<M> ? c.Phi.norm() : std::nan(""), c.psi.norm()};
-    return s;
-  }
-
  private:
-  M model_;
   std::optional<Baumgarte> baumgarte_;
-  EnergyFlow flow_;
 };
 
 }  // namespace energy_audit

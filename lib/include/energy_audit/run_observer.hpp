@@ -12,22 +12,23 @@
 ///     observer.end_run(end, t);       // once, with the time of the last observed state
 
 #include "energy_audit/run_end.hpp"
+#include "energy_audit/system_concepts.hpp"
 
 namespace energy_audit {
 
 template <class Observer>
 void notify_run_begin(Observer& observer, double t0, double t1) {
-  if constexpr (requires { observer.begin_run(t0, t1); }) observer.begin_run(t0, t1);
+  if constexpr (RunBeginObserver<Observer>) observer.begin_run(t0, t1);
 }
 
 template <class Observer>
 void notify_run_end(Observer& observer, RunEnd end, double t_reached) {
-  if constexpr (requires { observer.end_run(end, t_reached); }) observer.end_run(end, t_reached);
+  if constexpr (RunEndObserver<Observer>) observer.end_run(end, t_reached);
 }
 
 template <class Observer>
 bool observer_saw_divergence(const Observer& observer) {
-  if constexpr (requires { observer.left_finite_range(); }) {
+  if constexpr (DivergenceObserver<Observer>) {
     return observer.left_finite_range();
   } else {
     return false;

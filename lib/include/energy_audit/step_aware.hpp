@@ -7,8 +7,11 @@
 ///
 /// and keeps what it needs in mutable members (one run at a time per model object). The
 /// fixed-step driver (integrate_const.hpp) calls the system's begin_step before each step
-/// [t, t + h], and the systems of multiplier models pass it on to their model. Adaptive solvers
-/// never call it; they stop at the jumps instead (breakpoints).
+/// [t, t + h] (StepAwareSystem, system_concepts.hpp), and every form passes it on to its model
+/// (formulation.hpp). Adaptive solvers never call it; they stop at the jumps instead
+/// (breakpoints).
+
+#include "energy_audit/system_concepts.hpp"
 
 namespace energy_audit {
 
@@ -19,10 +22,8 @@ enum class PiecePhase {
   Midpoint,  ///< every stage of the step [t_n, t_n + h] takes the piece that contains t_n + h/2
 };
 
+/// A model with begin_step(t, h).
 template <class M>
 concept StepAwareModel = requires(const M& model, double t, double h) { model.begin_step(t, h); };
-
-template <class System>
-concept StepAwareSystem = requires(const System& system, double t, double h) { system.begin_step(t, h); };
 
 }  // namespace energy_audit

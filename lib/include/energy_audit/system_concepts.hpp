@@ -2,20 +2,25 @@
 /// \file
 /// The protocol between the parts, as C++20 concepts: what the integrators need from a system,
 /// what the audit needs to sample it, and what an observer and a stepper are. The fixed-step
-/// driver, the steppers and the SUNDIALS adapters are constrained by these concepts, so a
-/// system that does not fit is refused with the requirement it misses.
+/// driver, the steppers, the audit and the SUNDIALS adapters are constrained by these concepts,
+/// or ask them which optional members a system or an observer has, so a system that does not fit
+/// is refused with the requirement it misses. docs/library.md describes the protocol.
 ///
 /// The systems of the library: LagrangeSystem and MultiplierSystem (y = [q, v, Z]),
 /// HamiltonSystem (y = [q, p, Z]) and MaggiSystem (y = [q, u, Z]) are first-order, partitioned,
-/// energy-flow and sampled systems; MultiplierSystem is also a residual system.
+/// energy-flow and sampled systems; MultiplierSystem is also a residual system. Each is step-aware,
+/// bounded and equation-checked when its model asks for it (formulation.hpp).
 
 #include <concepts>
 
 #include "energy_audit/dae_terms.hpp"
 #include "energy_audit/energy_sample.hpp"
+#include "energy_audit/run_end.hpp"
 #include "energy_audit/types.hpp"
 
 namespace energy_audit {
+
+struct EquationResidual;  // equation_residual.hpp: what an equation-checked system returns
 
 /// y' = F(t, y) over y of size() entries: what every fixed-step method and CVODES integrate.
 template <class S>
@@ -70,6 +75,25 @@ concept ResidualSystem = requires(const S& system, const ConstVectorRef& q, doub
   { system.dae_terms(q, q, t) } -> std::same_as<DaeTerms>;
 };
 
+/// A sampled system that gives its rates at (y, t) and the sample of y from one evaluation, what
+/// the two share computed once (LagrangeSystem): the audit samples each state that way in the
+/// first stage of the step that leaves it.
+template <class S>
+concept RatesAndSampleSystem = requires(const S& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
+  { system.rates_and_sample(y, dydt, t) } -> std::same_as<EnergySample>;
+};
+
+/// A system whose equations of motion the audit checks (audit.hpp's AuditObserver): when
+/// checks_equations(), the residual of Lagrange's equations (with multipliers: M a = r + Gᵀλ) at
+/// y, with its own accelerations, or with those in rates dydt already evaluated at y. The forms of
+/// a model with hand-derived accelerations or with an equation_error are such systems.
+template <class S>
+concept EquationCheckedSystem = requires(const S& system, const ConstVectorRef& y, double t) {
+  { system.checks_equations() } -> std::convertible_to<bool>;
+  { system.equation_residual(y, t) } -> std::same_as<EquationResidual>;
+  { system.equation_residual_from_rates(y, y, t) } -> std::same_as<EquationResidual>;
+};
+
 /// A system that bounds its state (a model's divergence_bound, lagrange_model.hpp): a fixed-step
 /// run ends as diverged after the first step that leaves within_divergence_bound(y, t) false, as
 /// after one that leaves y non-finite (integrate_const.hpp).
@@ -78,12 +102,47 @@ concept BoundedSystem = requires(const S& system, const ConstVectorRef& y, doubl
   { system.within_divergence_bound(y, t) } -> std::convertible_to<bool>;
 };
 
-/// Sees the initial state and every accepted step, (y, t) in order. It may also have
-/// begin_run(t0, t1) and end_run(RunEnd, t) (run_observer.hpp), and
-/// evaluate_and_observe(y, dydt, t) to sample y in the first stage of the next step
-/// (integrate_const.hpp).
+/// A system whose right-hand side depends on the fixed step it is evaluated in (a step-aware
+/// model's, step_aware.hpp): the fixed-step driver calls begin_step(t, h) before each step
+/// [t, t + h]; adaptive solvers never do.
+template <class S>
+concept StepAwareSystem = requires(const S& system, double t, double h) { system.begin_step(t, h); };
+
+/// Sees the initial state and every accepted step, (y, t) in order. It may also have the
+/// members of the observer concepts below (run_observer.hpp, integrate_const.hpp).
 template <class O>
 concept StateObserver = requires(O& observer, const ConstVectorRef& y, double t) { observer(y, t); };
+
+/// An observer told the interval [t0, t1] a run is meant to cover, before its first state.
+template <class O>
+concept RunBeginObserver = requires(O& observer, double t) { observer.begin_run(t, t); };
+
+/// An observer told once how a run ended and the time of its last observed state.
+template <class O>
+concept RunEndObserver = requires(O& observer, RunEnd end, double t) { observer.end_run(end, t); };
+
+/// An observer asked after each state whether the run left the finite range in a way only it
+/// sees (the audit: an energy, so C, not finite); true ends the run as RunEnd::Diverged.
+template <class O>
+concept DivergenceObserver = requires(const O& observer) {
+  { observer.left_finite_range() } -> std::convertible_to<bool>;
+};
+
+/// The first stage F(t, y) of a step, evaluated by an observer that watches y meanwhile
+/// (AuditObserver::evaluate_and_observe), handed to the stepper as its first stage.
+template <class Observer>
+struct ObservedFirstStage {
+  Observer& observer;
+  void operator()(const Vector& y, Vector& dydt, double t) const { observer.evaluate_and_observe(y, dydt, t); }
+};
+
+/// A stepper that takes its first stage from ObservedFirstStage, and an observer that offers
+/// it: together they sample every state with the evaluation the next step makes anyway.
+template <class Stepper, class System, class Observer>
+concept ObservesFirstStage = requires(Stepper& stepper, const System& system, Vector& y, Observer& observer) {
+  observer.evaluate_and_observe(y, y, 0.0);
+  stepper.do_step(system, y, 0.0, 0.0, ObservedFirstStage<Observer>{observer});
+};
 
 /// Advances y from t to t + h on `system`; the caller owns t. do_step may return whether the new
 /// y is finite (bool); integrate_const then skips its own check. evaluations_per_step() counts

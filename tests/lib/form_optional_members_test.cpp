@@ -1,0 +1,327 @@
+// Every optional member of a model reaches every form that admits it: Lagrange's and Hamilton's
+// forms for a model without constraints, the multiplier and Maggi forms for a multiplier model.
+// Each member is added to a small model whose motion is known in closed form, and its effect is
+// checked in each form: divergence_bound ends a fixed-step run as diverged where the closed form
+// crosses the bound; begin_step is told every fixed step; equation_error is integrated and shows
+// in the equation check (and is refused by the forms that would not integrate it);
+// reported_multiplier_sign flips the sampled multipliers; extra_outputs are evaluated at the
+// velocities of the state; a false scleronomic declaration is refused.
+#include <array>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include <energy_audit/audit.hpp>
+#include <energy_audit/error.hpp>
+#include <energy_audit/extra_outputs.hpp>
+#include <energy_audit/hamilton_system.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/lagrange_system.hpp>
+#include <energy_audit/maggi_system.hpp>
+#include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+
+namespace ea = energy_audit;
+
+namespace {
+
+/// m q'' = s q (T = ½ m v², V = −½ s q², no force): from q = 1, v = 0 the motion is
+/// q = cosh(ω t), v = ω sinh(ω t), ω = √(s/m) = 3 /s.
+struct Repelled {
+  static constexpr int dofs = 1;
+  template <class S>
+  using Coordinates = ea::VectorN<S, 1>;
+
+  double m = 2.0, s = 18.0;
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const {
+    return 0.5 * m * v[0] * v[0];
+  }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const {
+    return -0.5 * s * q[0] * q[0];
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+  static Coordinates<double> start_q() { return Coordinates<double>(1.0); }
+};
+
+/// Two such coordinates held equal by Φ = x − y = 0: m x'' = s x + λ, m y'' = s y − λ, so
+/// x = y = cosh(ω t) from x = y = 1 at rest, with the same ω, and λ = 0.
+struct RepelledPair {
+  static constexpr int dofs = 2;
+  static constexpr int constraints = 1;
+  template <class S>
+  using Coordinates = ea::VectorN<S, 2>;
+
+  double m = 2.0, s = 18.0;
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const {
+    return 0.5 * m * (v[0] * v[0] + v[1] * v[1]);
+  }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const {
+    return -0.5 * s * (q[0] * q[0] + q[1] * q[1]);
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+  template <class S>
+  ea::VectorN<S, 1> position_constraints(const Coordinates<S>& q, const S&) const {
+    return ea::VectorN<S, 1>(q[0] - q[1]);
+  }
+  static Coordinates<double> start_q() { return Coordinates<double>(1.0, 1.0); }
+};
+
+constexpr double omega = 3.0;  // √(s/m) of both models
+
+// The optional members, each added to a model by one wrapper.
+
+template <class Base>
+struct Bounded : Base {
+  static constexpr double divergence_bound = 30.0;
+};
+
+/// A fixed step [t, t + h] as begin_step is told it.
+struct Step {
+  double t, h;
+};
+
+template <class Base>
+struct StepLogged : Base {
+  std::vector<Step>* steps = nullptr;  // a pointer: the forms hold copies of the model
+  void begin_step(double t, double h) const { steps->push_back({t, h}); }
+};
+
+/// A deliberate error of 1 N in the first equation of motion.
+template <class Base>
+struct WithEquationError : Base {
+  ea::VectorN<double, Base::dofs> equation_error(const ea::VectorN<double, Base::dofs>&,
+                                                 const ea::VectorN<double, Base::dofs>&, double) const {
+    ea::VectorN<double, Base::dofs> error = ea::VectorN<double, Base::dofs>::Zero();
+    error[0] = 1.0;
+    return error;
+  }
+};
+
+template <class Base>
+struct NegatedMultipliers : Base {
+  static constexpr double reported_multiplier_sign = -1.0;
+};
+
+/// The total momentum m Σ v as an extra output.
+template <class Base>
+struct WithMomentum : Base {
+  static constexpr std::array<std::string_view, 1> extra_output_names() { return {"momentum"}; }
+  std::array<double, 1> extra_outputs(const ea::VectorN<double, Base::dofs>&, const ea::VectorN<double, Base::dofs>& v,
+                                      double) const {
+    return {this->m * v.sum()};
+  }
+};
+
+/// Declares scleronomic while V depends on t.
+template <class Base>
+struct FalselyScleronomic : Base {
+  static constexpr bool scleronomic = true;
+  template <class S>
+  S potential_energy(const typename Base::template Coordinates<S>& q, const S& t) const {
+    return Base::potential_energy(q, t) + t * q[0];
+  }
+};
+
+/// check(name, system, y0) for each form that admits `model`, y0 its state at (q, v), t = 0.
+template <class Model, class Check>
+void in_each_form(const Model& model, const typename Model::template Coordinates<double>& q,
+                  const typename Model::template Coordinates<double>& v, const Check& check) {
+  if constexpr (ea::MultiplierModel<Model>) {
+    const ea::MultiplierSystem<Model> multipliers(model);
+    check("multipliers", multipliers, multipliers.initial_state(q, v));
+    const ea::MaggiSystem<Model> maggi(model, {0});  // u = v of the first coordinate
+    check("Maggi", maggi, maggi.initial_state(q, v));
+  } else {
+    const ea::LagrangeSystem<Model> lagrange(model);
+    check("Lagrange", lagrange, lagrange.initial_state(q, v));
+    const ea::HamiltonSystem<Model> hamilton(model);
+    check("Hamilton", hamilton, hamilton.initial_state(q, v, 0.0));
+  }
+}
+
+template <class Model>
+void in_each_form(const Model& model, const auto& check) {
+  using Coordinates = typename Model::template Coordinates<double>;
+  in_each_form(model, Model::start_q(), Coordinates::Zero().eval(), check);
+}
+
+template <class System, class Observer>
+ea::IntegrationResult run_rk4(const System& system, ea::Vector& y, double t_end, double h, Observer&& observer) {
+  ea::FixedStepper stepper(ea::FixedStepMethod::of<ea::methods::Rk4>());
+  return ea::integrate_const(stepper, system, y, 0.0, t_end, h, std::forward<Observer>(observer));
+}
+
+template <class System>
+ea::IntegrationResult run_rk4(const System& system, ea::Vector& y, double t_end, double h) {
+  return run_rk4(system, y, t_end, h, [](const ea::ConstVectorRef&, double) {});
+}
+
+}  // namespace
+
+// The bound is on q and on the velocities v (not on Hamilton's p = m v, nor Maggi's u alone):
+// with q = cosh(ω t) below it, the run ends when ω sinh(ω t) first exceeds 30, at
+// t* = asinh(30 / ω) / ω, at the end of the step that crosses t*.
+template <class Model>
+void check_divergence_bound() {
+  const double h = 1e-3;
+  const double t_cross = std::asinh(Bounded<Model>::divergence_bound / omega) / omega;
+  in_each_form(Bounded<Model>{}, [&](const std::string& form, const auto& system, ea::Vector y) {
+    BOOST_TEST_CONTEXT(form) {
+      const ea::IntegrationResult result = run_rk4(system, y, 2.0, h);
+      BOOST_TEST(result.diverged());
+      BOOST_TEST(result.t_diverged >= t_cross);
+      BOOST_TEST(result.t_diverged <= t_cross + h);
+      BOOST_TEST(result.t_reached == result.t_diverged - h, boost::test_tools::tolerance(1e-12));
+    }
+  });
+  in_each_form(Model{}, [&](const std::string& form, const auto& system, ea::Vector y) {
+    BOOST_TEST_CONTEXT(form << " without the bound") { BOOST_TEST(run_rk4(system, y, 2.0, h).finished()); }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(divergence_bound_ends_the_run_where_v_crosses_it_in_lagrange_and_hamilton) {
+  check_divergence_bound<Repelled>();
+}
+
+BOOST_AUTO_TEST_CASE(divergence_bound_ends_the_run_where_v_crosses_it_in_multipliers_and_maggi) {
+  check_divergence_bound<RepelledPair>();
+}
+
+// begin_step sees the fixed steps t_k = k h, the last one shortened to end at t1.
+template <class Model>
+void check_begin_step() {
+  const double h = 0.1, t_end = 0.95;
+  std::vector<Step> steps;
+  StepLogged<Model> model;
+  model.steps = &steps;
+  in_each_form(model, [&](const std::string& form, const auto& system, ea::Vector y) {
+    BOOST_TEST_CONTEXT(form) {
+      steps.clear();
+      BOOST_TEST_REQUIRE(run_rk4(system, y, t_end, h).finished());
+      BOOST_TEST(steps.size() == 10u);
+      if (steps.size() != 10u) return;
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        const double t = static_cast<double>(k) * h;
+        BOOST_TEST(steps[k].t == t);
+        BOOST_TEST(steps[k].h == (k + 1 == steps.size() ? t_end - t : h), boost::test_tools::tolerance(1e-15));
+      }
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(begin_step_is_told_every_fixed_step_in_lagrange_and_hamilton) { check_begin_step<Repelled>(); }
+
+BOOST_AUTO_TEST_CASE(begin_step_is_told_every_fixed_step_in_multipliers_and_maggi) { check_begin_step<RepelledPair>(); }
+
+// The multiplier forms integrate M a = r + e + Gᵀλ; the equation check then finds ‖M a − r − Gᵀλ‖∞
+// = ‖e‖∞ = 1 N at every checked state (in Maggi's form too: with this split, λ takes up all of the
+// constraint force). The model without the error is not checked: its equations are derived.
+BOOST_AUTO_TEST_CASE(equation_error_is_integrated_and_checked_in_multipliers_and_maggi) {
+  in_each_form(WithEquationError<RepelledPair>{}, [](const std::string& form, const auto& system, ea::Vector y) {
+    BOOST_TEST_CONTEXT(form) {
+      BOOST_TEST(system.checks_equations());
+      ea::Audit audit(ea::AuditOptions{.equation_check_every = 1});
+      BOOST_TEST_REQUIRE(run_rk4(system, y, 0.1, 0.01, ea::watch(system, audit)).finished());
+      BOOST_TEST(audit.equation_check().checked_steps() == 11u);
+      BOOST_TEST(audit.equation_check().max_residual() == 1.0, boost::test_tools::tolerance(1e-9));
+      BOOST_TEST(!audit.equation_check().passed());
+    }
+  });
+  in_each_form(RepelledPair{}, [](const std::string& form, const auto& system, const ea::Vector&) {
+    BOOST_TEST_CONTEXT(form) { BOOST_TEST(!system.checks_equations()); }
+  });
+}
+
+// Lagrange's and Hamilton's forms derive their equations from T, V and f and have no place for an
+// error in them (a model with hand-written accelerations carries its error there): they refuse
+// such a model rather than integrate the equations without it.
+BOOST_AUTO_TEST_CASE(equation_error_is_refused_by_lagrange_and_hamilton) {
+  using Model = WithEquationError<Repelled>;
+  BOOST_TEST((!std::is_constructible_v<ea::LagrangeSystem<Model>, Model>));
+  BOOST_TEST((!std::is_constructible_v<ea::HamiltonSystem<Model>, Model>));
+  BOOST_TEST((std::is_constructible_v<ea::LagrangeSystem<Repelled>, Repelled>));
+  BOOST_TEST((std::is_constructible_v<ea::HamiltonSystem<Repelled>, Repelled>));
+}
+
+// A pair pushed apart by a force on x alone: m x'' = s x + F + λ, m y'' = s y − λ with x'' = y''
+// gives λ = −F/2 at x = y, whatever the state.
+struct PushedPair : RepelledPair {
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>(S(4.0), S(0.0));
+  }
+};
+
+BOOST_AUTO_TEST_CASE(reported_multiplier_sign_flips_the_samples_in_multipliers_and_maggi) {
+  const double t = 0.0;
+  in_each_form(PushedPair{}, [&](const std::string& form, const auto& system, const ea::Vector& y) {
+    BOOST_TEST_CONTEXT(form) {
+      const ea::EnergySample sample = system.sample(y, t);
+      BOOST_TEST_REQUIRE(sample.multipliers.has_value());
+      BOOST_TEST((*sample.multipliers)[0] == -2.0, boost::test_tools::tolerance(1e-12));
+    }
+  });
+  in_each_form(NegatedMultipliers<PushedPair>{}, [&](const std::string& form, const auto& system, const ea::Vector& y) {
+    BOOST_TEST_CONTEXT(form) {
+      const ea::EnergySample sample = system.sample(y, t);
+      BOOST_TEST_REQUIRE(sample.multipliers.has_value());
+      BOOST_TEST((*sample.multipliers)[0] == 2.0, boost::test_tools::tolerance(1e-12));
+    }
+  });
+}
+
+// extra_outputs take (q, v): each form gives v from its own state (p = m v in Hamilton's, u in
+// Maggi's), so the momentum at q = 0.3, v = 0.7 (each coordinate) is m Σ v in every form.
+template <class Model>
+void check_extra_outputs() {
+  using Coordinates = typename Model::template Coordinates<double>;
+  const WithMomentum<Model> model;
+  const Coordinates q = Coordinates::Constant(0.3), v = Coordinates::Constant(0.7);
+  in_each_form(model, q, v, [&](const std::string& form, const auto& system, const ea::Vector& y) {
+    BOOST_TEST_CONTEXT(form) {
+      const auto outputs = ea::extra_outputs_at(system, y.head(Model::dofs), y.segment(Model::dofs, system.second_half_size()), 0.0);
+      BOOST_TEST(outputs[0] == model.m * 0.7 * Model::dofs, boost::test_tools::tolerance(1e-14));
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(extra_outputs_see_the_velocities_in_lagrange_and_hamilton) { check_extra_outputs<Repelled>(); }
+
+BOOST_AUTO_TEST_CASE(extra_outputs_see_the_velocities_in_multipliers_and_maggi) { check_extra_outputs<RepelledPair>(); }
+
+BOOST_AUTO_TEST_CASE(a_false_scleronomic_declaration_is_refused_by_every_form) {
+  const FalselyScleronomic<Repelled> plain;
+  BOOST_CHECK_THROW(ea::LagrangeSystem<FalselyScleronomic<Repelled>>{plain}, ea::InvalidArgument);
+  BOOST_CHECK_THROW(ea::HamiltonSystem<FalselyScleronomic<Repelled>>{plain}, ea::InvalidArgument);
+  const FalselyScleronomic<RepelledPair> pair;
+  BOOST_CHECK_THROW(ea::MultiplierSystem<FalselyScleronomic<RepelledPair>>{pair}, ea::InvalidArgument);
+  BOOST_CHECK_THROW((ea::MaggiSystem<FalselyScleronomic<RepelledPair>>{pair, {0}}), ea::InvalidArgument);
+  BOOST_CHECK_NO_THROW(ea::MaggiSystem<RepelledPair>(RepelledPair{}, {0}));
+}
+
+template <class Base>
+struct WithMaggiThreshold : Base {
+  static constexpr double maggi_singularity_threshold = 0.25;
+};
+
+BOOST_AUTO_TEST_CASE(maggi_singularity_threshold_is_maggis_default) {
+  BOOST_TEST(ea::MaggiSystem<WithMaggiThreshold<RepelledPair>>::default_singularity_threshold == 0.25);
+  BOOST_TEST(ea::MaggiSystem<RepelledPair>::default_singularity_threshold == 1e-3);
+}
