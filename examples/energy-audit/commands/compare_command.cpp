@@ -1,0 +1,201 @@
+#include "compare_command.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "command_outputs.hpp"
+#include "drift_envelope.hpp"
+#include "interruption.hpp"
+#include "kinematic_run.hpp"
+#include "methods.hpp"
+#include "model_registry.hpp"
+#include "option_groups.hpp"
+#include "output_file.hpp"
+#include "plots.hpp"
+#include "report.hpp"
+#include "run_model.hpp"
+#include "run_pool.hpp"
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// `compare MODEL`: one model over several methods and steps (rtols): the table, the observed
+/// orders, the work-precision and drift plots.
+struct CompareCommand {
+  CommonOptions common;
+  AdaptiveOptions adaptive;
+  std::vector<std::string> methods = fixed_step_method_names();
+  std::vector<double> steps{1e-2, 5e-3, 1e-3};
+  std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
+  unsigned threads = 1;
+  std::string csv, plot, plot_c;
+  ProgressOptions progress;
+  CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
+              *plot_c_option = nullptr, *threads_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    common.add_to(command);
+    command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
+        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names()));
+    steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
+    rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-4,1e-6,1e-8,1e-10");
+    adaptive.add_to(command, false);
+    // One run at a time by default: the table reports each run's wall time, which runs side by
+    // side on shared cores would lengthen.
+    threads_option = command.add_option("--threads", threads, "runs at once, on threads (under mpirun the runs go to the ranks)")
+                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
+    csv_option = command.add_option("--csv", csv, "write the table to FILE");
+    plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
+    plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
+    progress.add_to(command);
+  }
+
+  int execute(const MpiSession& session) const {
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    if (find_kinematic_model(common.model) != nullptr) {
+      throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
+                       "stability, not compare");
+    }
+    const ModelEntry& entry = find_model(common.model);
+    common.check_applicable(entry);
+    const ModelSetup setup = common.setup();
+    RunSettings base = common.settings();
+    base.cvodes = adaptive.options();
+    std::vector<const Method*> method_list;
+    bool any_adaptive = false, any_fixed = false, any_adams = false;
+    for (const std::string& name : methods) {
+      method_list.push_back(&find_method(name, "--methods"));
+      (method_list.back()->adaptive() ? any_adaptive : any_fixed) = true;
+      any_adams = any_adams || name == "cvode-adams";
+    }
+    const std::string method_text = join(methods);
+    if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
+    if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
+    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
+
+    // Every run's settings are checked before the first one starts.
+    std::vector<RunSettings> runs;
+    for (const Method* method : method_list) {
+      for (double resolution : method->adaptive() ? rtols : steps) {
+        RunSettings settings = base;
+        settings.method = *method;
+        settings.options = {"--methods", "--steps", "--rtols"};
+        (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
+        settings.audit.store_every = plot_c_option->count() > 0 ? 1 : 0;  // --plot-c: every step, in an envelope
+        check_settings(entry, setup, settings);
+        runs.push_back(settings);
+      }
+    }
+    const bool want_csv = csv_option->count() > 0, want_plot = plot_option->count() > 0,
+               want_plot_c = plot_c_option->count() > 0;
+    if (want_csv) check_output_path("--csv", csv);
+    if (want_plot) check_output_path("--plot", plot);
+    if (want_plot_c) check_output_path("--plot-c", plot_c);
+    check_distinct_outputs({{"--csv", csv}, {"--plot", plot}, {"--plot-c", plot_c}});
+    if (want_plot) require_gnuplot("--plot");
+    if (want_plot_c) require_gnuplot("--plot-c");
+
+    std::optional<OutputFile> csv_file, plot_file, plot_c_file;
+    for (auto [wanted, file, path] : {std::tuple{want_csv, &csv_file, &csv}, std::tuple{want_plot, &plot_file, &plot},
+                                      std::tuple{want_plot_c, &plot_c_file, &plot_c}}) {
+      if (!wanted || !pool.leads()) continue;  // across ranks, rank 0 writes
+      file->emplace(*path);
+      remove_previous_output(*path);
+    }
+    install_interruption_handlers();
+
+    progress_line.start("compare " + entry.name, runs.size());
+    std::vector<ComparisonRow> rows = pool.map<ComparisonRow>(runs.size(), [&](std::size_t i) {
+      if (interruption_request().requested()) return ComparisonRow{};  // not started: no verdict
+      RunSettings settings = runs[i];
+      settings.stop = &interruption_request();
+      std::optional<DriftEnvelope> envelope;
+      if (want_plot_c) {
+        const Interval interval = check_settings(entry, setup, settings);
+        envelope.emplace(interval.t0, interval.t_end);
+        settings.audit.row_sink = drift_sink(*envelope);
+      }
+      ComparisonRow row = comparison_row(run_model(entry, setup, settings));
+      if (envelope) row.drift_curve = envelope->points();
+      return row;
+    });
+    std::erase_if(rows, [](const ComparisonRow& row) { return row.verdict.empty(); });
+    set_observed_orders(rows);
+    std::vector<DriftCurve> curves;
+    for (const ComparisonRow& row : rows) {
+      if (!want_plot_c) break;
+      std::ostringstream label;
+      label << (row.adaptive ? "rtol=" : "h=") << row.resolution();
+      curves.push_back({row.method, label.str(), row.drift_curve});
+    }
+    progress_line.finish();
+    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
+    print_comparison(std::cout, rows);
+    if (pool.workers().count() > 1) std::cout << "the runs ran on " << pool.workers().text() << "\n";
+    if (rows.size() < runs.size()) {
+      std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
+    }
+    std::cout.flush();
+    // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
+    if (plot_file) {
+      std::vector<WorkPrecisionPoint> points;
+      for (const ComparisonRow& row : rows) {
+        if (row.finished && row.delta_C) {
+          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
+        }
+      }
+      plot_work_precision(*plot_file, entry.name, points, base.audit.threshold);
+      plot_file->commit();
+    }
+    if (plot_c_file) {
+      plot_control_drift(*plot_c_file, entry.name, curves);
+      plot_c_file->commit();
+    }
+    if (csv_file) {
+      write_comparison_csv(*csv_file, rows);
+      csv_file->commit();
+    }
+    if (interruption_signal() != 0) return exit_status(exit_failure);
+    if (common.fail_on_verdict) {
+      for (const ComparisonRow& row : rows) {
+        if (row.verdict != "pass") return exit_verdict;
+      }
+    }
+    return exit_finished;
+  }
+
+  /// Feeds |C − C(t0)| of every stored row to `envelope`, C(t0) from the first row.
+  static RowSink drift_sink(DriftEnvelope& envelope) {
+    return [&envelope, C0 = std::optional<double>()](const HistoryLayout& layout, std::span<const double> rows) mutable {
+      const std::size_t row_size = layout.row_size();
+      const std::size_t c_column = layout.multiplier_offset() - 1;  // C ends the energies
+      for (std::size_t start = 0; start < rows.size(); start += row_size) {
+        const double C = rows[start + c_column];
+        if (!C0) C0 = C;
+        envelope.add(rows[start], std::abs(C - *C0));
+      }
+    };
+  }
+};
+
+}  // namespace
+
+Command add_compare_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("compare", "audit one model over several methods and steps");
+  auto options = std::make_shared<CompareCommand>();
+  options->add_to(*command);
+  return {command, [options](const MpiSession& session) { return options->execute(session); }, true};
+}
+
+}  // namespace energy_audit::cli
