@@ -1,17 +1,15 @@
 #include "compare_command.hpp"
 
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <span>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "command_outputs.hpp"
-#include "drift_envelope.hpp"
+#include "compare.hpp"
 #include "interruption.hpp"
 #include "kinematic_run.hpp"
 #include "methods.hpp"
@@ -70,33 +68,25 @@ struct CompareCommand {
     const ModelEntry& entry = find_model(common.model);
     common.check_applicable(entry);
     const ModelSetup setup = common.setup();
-    RunSettings base = common.settings();
-    base.cvodes = adaptive.options();
-    std::vector<const Method*> method_list;
+    ComparisonPlan plan;
+    plan.base = common.settings();
+    plan.base.cvodes = adaptive.options();
+    plan.base.options = {"--methods", "--steps", "--rtols"};
+    plan.steps = steps;
+    plan.rtols = rtols;
+    plan.drift_curves = plot_c_option->count() > 0;
     bool any_adaptive = false, any_fixed = false, any_adams = false;
     for (const std::string& name : methods) {
-      method_list.push_back(&find_method(name, "--methods"));
-      (method_list.back()->adaptive() ? any_adaptive : any_fixed) = true;
+      plan.methods.push_back(find_method(name, "--methods"));
+      (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
       any_adams = any_adams || name == "cvode-adams";
     }
     const std::string method_text = join(methods);
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
     adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
+    comparison_runs(entry, setup, plan);  // every run's settings are checked before anything is written
 
-    // Every run's settings are checked before the first one starts.
-    std::vector<RunSettings> runs;
-    for (const Method* method : method_list) {
-      for (double resolution : method->adaptive() ? rtols : steps) {
-        RunSettings settings = base;
-        settings.method = *method;
-        settings.options = {"--methods", "--steps", "--rtols"};
-        (method->adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
-        settings.audit.store_every = plot_c_option->count() > 0 ? 1 : 0;  // --plot-c: every step, in an envelope
-        check_settings(entry, setup, settings);
-        runs.push_back(settings);
-      }
-    }
     const bool want_csv = csv_option->count() > 0, want_plot = plot_option->count() > 0,
                want_plot_c = plot_c_option->count() > 0;
     if (want_csv) check_output_path("--csv", csv);
@@ -114,24 +104,10 @@ struct CompareCommand {
       remove_previous_output(*path);
     }
     install_interruption_handlers();
+    plan.base.stop = &interruption_request();
 
-    progress_line.start("compare " + entry.name, runs.size());
-    std::vector<ComparisonRow> rows = pool.map<ComparisonRow>(runs.size(), [&](std::size_t i) {
-      if (interruption_request().requested()) return ComparisonRow{};  // not started: no verdict
-      RunSettings settings = runs[i];
-      settings.stop = &interruption_request();
-      std::optional<DriftEnvelope> envelope;
-      if (want_plot_c) {
-        const Interval interval = check_settings(entry, setup, settings);
-        envelope.emplace(interval.t0, interval.t_end);
-        settings.audit.row_sink = drift_sink(*envelope);
-      }
-      ComparisonRow row = comparison_row(run_model(entry, setup, settings));
-      if (envelope) row.drift_curve = envelope->points();
-      return row;
-    });
-    std::erase_if(rows, [](const ComparisonRow& row) { return row.verdict.empty(); });
-    set_observed_orders(rows);
+    const Comparison comparison = compare(entry, setup, plan, pool);
+    const std::vector<ComparisonRow>& rows = comparison.rows;
     std::vector<DriftCurve> curves;
     for (const ComparisonRow& row : rows) {
       if (!want_plot_c) break;
@@ -140,11 +116,12 @@ struct CompareCommand {
       curves.push_back({row.method, label.str(), row.drift_curve});
     }
     progress_line.finish();
-    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, base)) << ")\n";
+    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ")\n";
     print_comparison(std::cout, rows);
-    if (pool.workers().count() > 1) std::cout << "the runs ran on " << pool.workers().text() << "\n";
-    if (rows.size() < runs.size()) {
-      std::cout << "interrupted: " << runs.size() - rows.size() << " of " << runs.size() << " runs not started\n";
+    if (comparison.workers.count() > 1) std::cout << "the runs ran on " << comparison.workers.text() << "\n";
+    if (rows.size() < comparison.planned) {
+      std::cout << "interrupted: " << comparison.planned - rows.size() << " of " << comparison.planned
+                << " runs not started\n";
     }
     std::cout.flush();
     // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
@@ -155,7 +132,7 @@ struct CompareCommand {
           points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
         }
       }
-      plot_work_precision(*plot_file, entry.name, points, base.audit.threshold);
+      plot_work_precision(*plot_file, entry.name, points, plan.base.audit.threshold);
       plot_file->commit();
     }
     if (plot_c_file) {
@@ -173,19 +150,6 @@ struct CompareCommand {
       }
     }
     return exit_finished;
-  }
-
-  /// Feeds |C − C(t0)| of every stored row to `envelope`, C(t0) from the first row.
-  static RowSink drift_sink(DriftEnvelope& envelope) {
-    return [&envelope, C0 = std::optional<double>()](const HistoryLayout& layout, std::span<const double> rows) mutable {
-      const std::size_t row_size = layout.row_size();
-      const std::size_t c_column = layout.multiplier_offset() - 1;  // C ends the energies
-      for (std::size_t start = 0; start < rows.size(); start += row_size) {
-        const double C = rows[start + c_column];
-        if (!C0) C0 = C;
-        envelope.add(rows[start], std::abs(C - *C0));
-      }
-    };
   }
 };
 
