@@ -97,19 +97,17 @@ struct AdviseCommand {
     }
     adaptive.check_applicable(
         {any_fixed, any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods"});
-    if (json_option->count() > 0) check_output_path("--json", json);
-    std::optional<OutputFile> json_file;
-    if (json_option->count() > 0 && pool.leads()) json_file.emplace(json), remove_previous_output(json);
+    CommandOutputs outputs;
+    outputs.add("--json", json_option->count() > 0, json);
+    outputs.check();
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
     install_interruption_handlers();
     settings.base.stop = &interruption_request();
     const Advice advice = advise(entry, common.setup(), method_list, settings, pool);
     progress_line.finish();
     print_advice(std::cout, entry.name, settings, advice);
     std::cout.flush();
-    if (json_file) {
-      write_advice_json(*json_file, entry.name, settings, advice);
-      json_file->commit();
-    }
+    outputs.commit("--json", [&](OutputFile& file) { write_advice_json(file, entry.name, settings, advice); });
     return advice.interrupted ? exit_status(exit_failure) : exit_finished;
   }
 };

@@ -45,10 +45,11 @@ struct AuditTrajectoryCommand {
     }
     const ModelSetup setup{sets, {}};
     entry.check_setup(setup, OptionNames{});
-    if (json_option->count() > 0) check_output_path("--json", json);
+    CommandOutputs outputs;
+    outputs.add("--json", json_option->count() > 0, json);
+    outputs.check();
     const TrajectorySamples samples = read_trajectory_csv(file, entry.coordinate_names);
-    std::optional<OutputFile> json_file;
-    if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+    outputs.open();
     AuditOptions options;
     options.threshold = threshold;
     options.store_every = 0;
@@ -61,7 +62,7 @@ struct AuditTrajectoryCommand {
                 audit.energy_scale());
     std::printf("verdict: %s\n", verdict_name(audit.verdict()));
     std::fflush(stdout);
-    if (json_file) {
+    outputs.commit("--json", [&](OutputFile& json_file) {
       const nlohmann::ordered_json record{{"model", entry.name},
                                           {"samples", count},
                                           {"t0", samples.t[0]},
@@ -73,9 +74,8 @@ struct AuditTrajectoryCommand {
                                           {"energy_scale", audit.energy_scale()},
                                           {"C0", audit.initial_control()},
                                           {"verdict", verdict_name(audit.verdict())}};
-      json_file->write(record.dump(2) + "\n");
-      json_file->commit();
-    }
+      json_file.write(record.dump(2) + "\n");
+    });
     if (fail_on_verdict && !audit.passed()) return exit_verdict;
     return exit_finished;
   }

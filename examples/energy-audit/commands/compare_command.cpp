@@ -5,7 +5,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "command_outputs.hpp"
@@ -87,22 +86,12 @@ struct CompareCommand {
     adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
     comparison_runs(entry, setup, plan);  // every run's settings are checked before anything is written
 
-    const bool want_csv = csv_option->count() > 0, want_plot = plot_option->count() > 0,
-               want_plot_c = plot_c_option->count() > 0;
-    if (want_csv) check_output_path("--csv", csv);
-    if (want_plot) check_output_path("--plot", plot);
-    if (want_plot_c) check_output_path("--plot-c", plot_c);
-    check_distinct_outputs({{"--csv", csv}, {"--plot", plot}, {"--plot-c", plot_c}});
-    if (want_plot) require_gnuplot("--plot");
-    if (want_plot_c) require_gnuplot("--plot-c");
-
-    std::optional<OutputFile> csv_file, plot_file, plot_c_file;
-    for (auto [wanted, file, path] : {std::tuple{want_csv, &csv_file, &csv}, std::tuple{want_plot, &plot_file, &plot},
-                                      std::tuple{want_plot_c, &plot_c_file, &plot_c}}) {
-      if (!wanted || !pool.leads()) continue;  // across ranks, rank 0 writes
-      file->emplace(*path);
-      remove_previous_output(*path);
-    }
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--plot", plot_option->count() > 0, plot, OutputKind::Plot);
+    outputs.add("--plot-c", plot_c_option->count() > 0, plot_c, OutputKind::Plot);
+    outputs.check();
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
     install_interruption_handlers();
     plan.base.stop = &interruption_request();
 
@@ -110,7 +99,7 @@ struct CompareCommand {
     const std::vector<ComparisonRow>& rows = comparison.rows;
     std::vector<DriftCurve> curves;
     for (const ComparisonRow& row : rows) {
-      if (!want_plot_c) break;
+      if (!plan.drift_curves) break;
       std::ostringstream label;
       label << (row.adaptive ? "rtol=" : "h=") << row.resolution();
       curves.push_back({row.method, label.str(), row.drift_curve});
@@ -125,24 +114,17 @@ struct CompareCommand {
     }
     std::cout.flush();
     // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
-    if (plot_file) {
+    outputs.commit("--plot", [&](OutputFile& file) {
       std::vector<WorkPrecisionPoint> points;
       for (const ComparisonRow& row : rows) {
         if (row.finished && row.delta_C) {
           points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
         }
       }
-      plot_work_precision(*plot_file, entry.name, points, plan.base.audit.threshold);
-      plot_file->commit();
-    }
-    if (plot_c_file) {
-      plot_control_drift(*plot_c_file, entry.name, curves);
-      plot_c_file->commit();
-    }
-    if (csv_file) {
-      write_comparison_csv(*csv_file, rows);
-      csv_file->commit();
-    }
+      plot_work_precision(file, entry.name, points, plan.base.audit.threshold);
+    });
+    outputs.commit("--plot-c", [&](OutputFile& file) { plot_control_drift(file, entry.name, curves); });
+    outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, rows); });
     if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {

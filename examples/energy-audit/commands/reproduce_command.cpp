@@ -39,22 +39,12 @@ struct ReproduceCommand {
 
   int execute(const MpiSession& session) const {
     if (paper == "seed001") return execute_seed001(session);
-    const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0,
-               want_plots = plots_option->count() > 0;
+    const bool want_plots = plots_option->count() > 0;
     const std::vector<std::string> figures = want_plots ? seed000_figure_paths(plots) : std::vector<std::string>{};
-    std::vector<std::pair<std::string, std::string>> outputs{{"--csv", csv}, {"--json", json}};
-    if (want_csv) check_output_path("--csv", csv);
-    if (want_json) check_output_path("--json", json);
-    for (const std::string& figure : figures) {
-      check_output_path("--plots", figure);
-      outputs.emplace_back("--plots", figure);
-    }
-    check_distinct_outputs(outputs);
-    if (want_plots) require_gnuplot("--plots");
-    std::optional<OutputFile> csv_file, json_file;
-    if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
-    if (want_json) json_file.emplace(json), remove_previous_output(json);
-    for (const std::string& figure : figures) remove_previous_output(figure);
+    CommandOutputs outputs = table_outputs();
+    for (const std::string& figure : figures) outputs.add("--plots", true, figure, OutputKind::Figure);
+    outputs.check();
+    outputs.open();
     install_interruption_handlers();
 
     const std::vector<PaperRun>& runs = seed000_runs();
@@ -68,14 +58,8 @@ struct ReproduceCommand {
     }
     std::cout.flush();
     if (want_plots && all_finished) plot_seed000_figures(figures, rows);
-    if (csv_file) {
-      write_reproduction_csv(*csv_file, rows);
-      csv_file->commit();
-    }
-    if (json_file) {
-      write_reproduction_json(*json_file, rows);
-      json_file->commit();
-    }
+    outputs.commit("--csv", [&](OutputFile& file) { write_reproduction_csv(file, rows); });
+    outputs.commit("--json", [&](OutputFile& file) { write_reproduction_json(file, rows); });
     if (!all_finished) {
       if (want_plots) std::cerr << "energy-audit: not every run finished: the figures were not drawn\n";
       return exit_status(exit_failure);
@@ -83,29 +67,27 @@ struct ReproduceCommand {
     return exit_finished;
   }
 
+  /// --csv and --json: the table.
+  CommandOutputs table_outputs() const {
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--json", json_option->count() > 0, json);
+    return outputs;
+  }
+
   /// seed 001's claims beside the computation (reproduce_seed001.hpp).
   int execute_seed001(const MpiSession& session) const {
     refuse_if_given(plots_option, "seed001 has no figures to draw here; its maps come from `energy-audit stability`");
-    const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0;
-    if (want_csv) check_output_path("--csv", csv);
-    if (want_json) check_output_path("--json", json);
-    check_distinct_outputs({{"--csv", csv}, {"--json", json}});
-    std::optional<OutputFile> csv_file, json_file;
-    if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
-    if (want_json) json_file.emplace(json), remove_previous_output(json);
+    CommandOutputs outputs = table_outputs();
+    outputs.check();
+    outputs.open();
     install_interruption_handlers();
     const RunPool pool(session, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     const std::vector<ClaimCheck> checks = check_seed001_claims(pool, &interruption_request());
     print_claim_checks(std::cout, checks);
     std::cout.flush();
-    if (csv_file) {
-      write_claim_checks_csv(*csv_file, checks);
-      csv_file->commit();
-    }
-    if (json_file) {
-      write_claim_checks_json(*json_file, checks);
-      json_file->commit();
-    }
+    outputs.commit("--csv", [&](OutputFile& file) { write_claim_checks_csv(file, checks); });
+    outputs.commit("--json", [&](OutputFile& file) { write_claim_checks_json(file, checks); });
     if (interruption_signal() != 0) return exit_status(exit_failure);
     return exit_finished;
   }

@@ -81,22 +81,15 @@ struct RunCommand {
     RunSettings settings = this->settings(entry);
     const ModelSetup setup = common.setup();
     check_settings(entry, setup, settings);
-    if (csv_option->count() > 0) check_output_path("--csv", csv);
-    if (json_option->count() > 0) check_output_path("--json", json);
-    check_distinct_outputs({{"--csv", csv}, {"--json", json}});
+    CommandOutputs outputs = this->outputs();
+    outputs.check();
 
     // Every argument has been checked: now the files are created, under temporary names.
-    std::optional<OutputFile> csv_file, json_file;
+    outputs.open();
     std::optional<HistoryCsv> history;
-    if (csv_option->count() > 0) {
-      csv_file.emplace(csv);
-      remove_previous_output(csv);
+    if (OutputFile* csv_file = outputs.file("--csv")) {
       history.emplace(*csv_file, entry, setup, form_of(entry, settings), independent_velocities_of(entry, settings));
       settings.audit.row_sink = history->sink();
-    }
-    if (json_option->count() > 0) {
-      json_file.emplace(json);
-      remove_previous_output(json);
     }
     install_interruption_handlers();
     settings.stop = &interruption_request();
@@ -105,25 +98,26 @@ struct RunCommand {
     if (history && run.audit) history->finish(*run.audit);  // the last state, which --every may have left out
     print_summary(std::cout, entry, run);
     std::cout.flush();
-    std::vector<std::string> written;
-    if (csv_file) {
-      csv_file->commit();
-      written.push_back(csv);
-    }
-    if (json_file) {
-      write_json(*json_file, entry, run);
-      json_file->commit();
-      written.push_back(json);
-    }
-    if (!run.finished()) {
-      std::string files;
-      for (const std::string& f : written) files += (files.empty() ? "" : ", ") + quoted_path(f);
-      std::cerr << "energy-audit: " << run.stop_description()
-                << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
-      return exit_status(exit_failure);
-    }
+    outputs.commit("--csv");  // streamed while the run went
+    outputs.commit("--json", [&](OutputFile& file) { write_json(file, entry, run); });
+    if (!run.finished()) return unfinished(run.stop_description(), outputs);
     if (common.fail_on_verdict && run.verdict() != "pass") return exit_verdict;
     return exit_finished;
+  }
+
+  /// --csv and --json.
+  CommandOutputs outputs() const {
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--json", json_option->count() > 0, json);
+    return outputs;
+  }
+
+  /// After a run that did not finish: says how it stopped and where its history so far is.
+  static int unfinished(const std::string& how, const CommandOutputs& outputs) {
+    const std::string files = outputs.committed_text();
+    std::cerr << "energy-audit: " << how << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
+    return exit_status(exit_failure);
   }
 
   /// `run` on a kinematic model (kinematic_run.hpp): its constraint drift and verdict.
@@ -159,40 +153,25 @@ int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   const ModelSetup setup = common.setup();
   adaptive.check_applicable(methods_used(settings.method));
   model.check(setup, settings);
-  if (csv_option->count() > 0) check_output_path("--csv", csv);
-  if (json_option->count() > 0) check_output_path("--json", json);
-  check_distinct_outputs({{"--csv", csv}, {"--json", json}});
-  std::optional<OutputFile> csv_file, json_file;
-  if (csv_option->count() > 0) csv_file.emplace(csv), remove_previous_output(csv);
-  if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
+  CommandOutputs outputs = this->outputs();
+  outputs.check();
+  outputs.open();
   install_interruption_handlers();
   settings.stop = &interruption_request();
 
   const KinematicOutcome run = model.run(setup, settings);
   print_kinematic_summary(std::cout, run);
   std::cout.flush();
-  std::vector<std::string> written;
-  if (csv_file) {
-    write_kinematic_csv(*csv_file, run);
-    csv_file->commit();
-    written.push_back(csv);
-  }
-  if (json_file) {
-    write_kinematic_json(*json_file, run);
-    json_file->commit();
-    written.push_back(json);
-  }
+  outputs.commit("--csv", [&](OutputFile& file) { write_kinematic_csv(file, run); });
+  outputs.commit("--json", [&](OutputFile& file) { write_kinematic_json(file, run); });
   if (!run.finished()) {  // diverged (verdict unstable), failed or interrupted
-    std::string files;
-    for (const std::string& f : written) files += (files.empty() ? "" : ", ") + quoted_path(f);
     std::ostringstream at;
     at << run.t_reached;
     const std::string how = run.end == RunEnd::Error ? "error: " + run.error + "; stopped at t = " + at.str()
                             : run.end == RunEnd::Diverged
                                 ? "diverged: |f| beyond 1e100 or not finite in the step after t = " + at.str()
                                 : "interrupted at t = " + at.str();
-    std::cerr << "energy-audit: " << how << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
-    return exit_status(exit_failure);
+    return unfinished(how, outputs);
   }
   if (common.fail_on_verdict && run.verdict() != "stable") return exit_verdict;
   return exit_finished;

@@ -85,19 +85,12 @@ struct StabilityCommand {
         entry.check(settings.setup, check);
       }
     }
-    const bool want_csv = csv_option->count() > 0, want_json = json_option->count() > 0,
-               want_plot = plot_option->count() > 0;
-    if (want_csv) check_output_path("--csv", csv);
-    if (want_json) check_output_path("--json", json);
-    if (want_plot) check_output_path("--plot", plot);
-    check_distinct_outputs({{"--csv", csv}, {"--json", json}, {"--plot", plot}});
-    if (want_plot) require_gnuplot("--plot");
-    std::optional<OutputFile> csv_file, json_file, plot_file;
-    if (pool.leads()) {  // across ranks, rank 0 writes
-      if (want_csv) csv_file.emplace(csv), remove_previous_output(csv);
-      if (want_json) json_file.emplace(json), remove_previous_output(json);
-      if (want_plot) plot_file.emplace(plot), remove_previous_output(plot);
-    }
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--json", json_option->count() > 0, json);
+    outputs.add("--plot", plot_option->count() > 0, plot, OutputKind::Plot);
+    outputs.check();
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
     install_interruption_handlers();
     settings.stop = &interruption_request();
     if (pool.leads() && !progress.quiet) {
@@ -109,18 +102,9 @@ struct StabilityCommand {
     progress_line.finish();
     print_stability_map(std::cout, entry.name, map);
     std::cout.flush();
-    if (plot_file && !map.interrupted) {
-      plot_stability_map(*plot_file, entry.name, map);
-      plot_file->commit();
-    }
-    if (csv_file) {
-      write_stability_csv(*csv_file, map);
-      csv_file->commit();
-    }
-    if (json_file) {
-      write_stability_json(*json_file, entry.name, map);
-      json_file->commit();
-    }
+    if (!map.interrupted) outputs.commit("--plot", [&](OutputFile& file) { plot_stability_map(file, entry.name, map); });
+    outputs.commit("--csv", [&](OutputFile& file) { write_stability_csv(file, map); });
+    outputs.commit("--json", [&](OutputFile& file) { write_stability_json(file, entry.name, map); });
     return map.interrupted ? exit_status(exit_failure) : exit_finished;
   }
 };

@@ -88,28 +88,19 @@ struct SweepCommand {
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + join(methods));
     adaptive.check_applicable({any_fixed, any_adaptive, any_adams, join(methods)});
     std::vector<SweepRun> runs = plan_runs(entry, plan);
-    if (csv_option->count() > 0) check_output_path("--csv", csv);
-    if (json_option->count() > 0) check_output_path("--json", json);
-    check_distinct_outputs({{"--csv", csv}, {"--json", json}});
-    std::optional<OutputFile> csv_file, json_file;
-    if (pool.leads()) {  // across ranks, rank 0 writes
-      if (csv_option->count() > 0) csv_file.emplace(csv), remove_previous_output(csv);
-      if (json_option->count() > 0) json_file.emplace(json), remove_previous_output(json);
-    }
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--json", json_option->count() > 0, json);
+    outputs.check();
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
     install_interruption_handlers();
     plan.base.stop = &interruption_request();
     const SweepResult sweep = run_sweep(entry, plan, std::move(runs), pool);
     progress_line.finish();
     print_sweep(std::cout, entry.name, sweep);
     std::cout.flush();
-    if (csv_file) {
-      write_sweep_csv(*csv_file, sweep);
-      csv_file->commit();
-    }
-    if (json_file) {
-      write_sweep_json(*json_file, entry.name, sweep);
-      json_file->commit();
-    }
+    outputs.commit("--csv", [&](OutputFile& file) { write_sweep_csv(file, sweep); });
+    outputs.commit("--json", [&](OutputFile& file) { write_sweep_json(file, entry.name, sweep); });
     if (sweep.interrupted) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const SweepRun& run : sweep.runs) {
