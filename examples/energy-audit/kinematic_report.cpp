@@ -1,28 +1,23 @@
 #include "kinematic_report.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "number_text.hpp"
+
 namespace energy_audit::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string number(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
-
 std::string assignments(const std::vector<Assignment>& values) {
   std::string text;
   for (const Assignment& a : values) {
     if (!text.empty()) text += ", ";
-    text += a.name + " = " + number(a.value);
+    text += a.name + " = " + shortest_text(a.value);
   }
   return text;
 }
@@ -38,8 +33,8 @@ const char* end_name(RunEnd end) {
 }
 
 std::string resolution(const KinematicOutcome& run) {
-  if (run.method.adaptive()) return "rtol " + number(run.cvodes.rtol) + ", atol " + number(run.cvodes.atol);
-  return "step " + number(run.step);
+  if (run.method.adaptive()) return "rtol " + shortest_text(run.cvodes.rtol) + ", atol " + shortest_text(run.cvodes.atol);
+  return "step " + shortest_text(run.step);
 }
 
 }  // namespace
@@ -48,7 +43,7 @@ void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run) {
   const ConstraintDriftAudit& drift = run.drift;
   char line[256];
   out << "model " << run.model << " (kinematic: q' = N c + f_q+ (K f - f_t)), method " << run.method.name << ", "
-      << resolution(run) << ", t = [" << number(run.interval.t0) << ", " << number(run.interval.t_end) << "]\n";
+      << resolution(run) << ", t = [" << shortest_text(run.interval.t0) << ", " << shortest_text(run.interval.t_end) << "]\n";
   out << "parameters: " << assignments(run.parameters) << "; start: " << assignments(run.initial_values) << "\n";
   std::snprintf(line, sizeof line, "steps: %zu, rhs evaluations: %zu, wall: %.3g s\n", run.steps, run.rhs_evaluations,
                 run.wall_seconds);
@@ -66,10 +61,10 @@ void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run) {
     out << line;
   }
   if (run.end == RunEnd::Diverged) {
-    out << "stopped at t = " << number(run.t_reached) << ": |f| beyond 1e100 or not finite in the next step\n";
+    out << "stopped at t = " << shortest_text(run.t_reached) << ": |f| beyond 1e100 or not finite in the next step\n";
   }
   if (run.end == RunEnd::Error) out << "error: " << run.error << "\n";
-  if (run.end == RunEnd::Interrupted) out << "interrupted at t = " << number(run.t_reached) << "\n";
+  if (run.end == RunEnd::Interrupted) out << "interrupted at t = " << shortest_text(run.t_reached) << "\n";
   out << "verdict: " << run.verdict() << "\n";
 }
 
@@ -86,7 +81,7 @@ void write_kinematic_csv(OutputFile& file, const KinematicOutcome& run) {
     std::string row;
     for (std::size_t k = 0; k < columns; ++k) {
       if (k > 0) row += ',';
-      row += number(run.history[start + k]);
+      row += shortest_text(run.history[start + k]);
     }
     row += '\n';
     file.write(row);

@@ -3,9 +3,10 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include <energy_audit/error.hpp>
 
 #include "command_outputs.hpp"
 #include "compare.hpp"
@@ -100,9 +101,7 @@ struct CompareCommand {
     std::vector<DriftCurve> curves;
     for (const ComparisonRow& row : rows) {
       if (!plan.drift_curves) break;
-      std::ostringstream label;
-      label << (row.adaptive ? "rtol=" : "h=") << row.resolution();
-      curves.push_back({row.method, label.str(), row.drift_curve});
+      curves.push_back({row.method, (row.adaptive ? "rtol=" : "h=") + to_text(row.resolution()), row.drift_curve});
     }
     progress_line.finish();
     std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ")\n";
