@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <energy_audit/error.hpp>
+
 #include "number_text.hpp"
+#include "run_end_text.hpp"
 
 namespace energy_audit::cli {
 namespace {
@@ -20,16 +23,6 @@ std::string assignments(const std::vector<Assignment>& values) {
     text += a.name + " = " + shortest_text(a.value);
   }
   return text;
-}
-
-const char* end_name(RunEnd end) {
-  switch (end) {
-    case RunEnd::Diverged: return "diverged";
-    case RunEnd::Error: return "error";
-    case RunEnd::Interrupted: return "interrupted";
-    case RunEnd::Finished: break;
-  }
-  return "finished";
 }
 
 std::string resolution(const KinematicOutcome& run) {
@@ -66,6 +59,17 @@ void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run) {
   if (run.end == RunEnd::Error) out << "error: " << run.error << "\n";
   if (run.end == RunEnd::Interrupted) out << "interrupted at t = " << shortest_text(run.t_reached) << "\n";
   out << "verdict: " << run.verdict() << "\n";
+}
+
+std::string stop_description(const KinematicOutcome& run) {
+  const std::string at = to_text(run.t_reached);
+  switch (run.end) {
+    case RunEnd::Error: return "error: " + run.error + "; stopped at t = " + at;
+    case RunEnd::Diverged: return "diverged: |f| beyond 1e100 or not finite in the step after t = " + at;
+    case RunEnd::Interrupted: return "interrupted at t = " + at;
+    case RunEnd::Finished: break;
+  }
+  return "";
 }
 
 void write_kinematic_csv(OutputFile& file, const KinematicOutcome& run) {
@@ -105,7 +109,7 @@ void write_kinematic_json(OutputFile& file, const KinematicOutcome& run) {
   for (const Assignment& a : run.initial_values) start[a.name] = a.value;
   j["parameters"] = parameters;
   j["start"] = start;
-  j["end"] = end_name(run.end);
+  j["end"] = run_end_name(run.end);
   j["t_reached"] = run.t_reached;
   if (run.end == RunEnd::Error) j["error"] = run.error;
   j["steps"] = run.steps;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "number_text.hpp"
+#include "run_end_text.hpp"
 
 #include <energy_audit/error.hpp>
 
@@ -18,16 +19,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 const char* z_mode_name(sun::ZMode mode) { return mode == sun::ZMode::State ? "state" : "quadrature"; }
-
-const char* run_end_name(RunEnd end) {
-  switch (end) {
-    case RunEnd::Diverged: return "diverged";
-    case RunEnd::Error: return "error";
-    case RunEnd::Interrupted: return "interrupted";
-    case RunEnd::Finished: break;
-  }
-  return "finished";
-}
 
 Json counters_json(const sun::SolverCounters& c) {
   Json j;

@@ -5,7 +5,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -165,13 +164,7 @@ int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   outputs.commit("--csv", [&](OutputFile& file) { write_kinematic_csv(file, run); });
   outputs.commit("--json", [&](OutputFile& file) { write_kinematic_json(file, run); });
   if (!run.finished()) {  // diverged (verdict unstable), failed or interrupted
-    std::ostringstream at;
-    at << run.t_reached;
-    const std::string how = run.end == RunEnd::Error ? "error: " + run.error + "; stopped at t = " + at.str()
-                            : run.end == RunEnd::Diverged
-                                ? "diverged: |f| beyond 1e100 or not finite in the step after t = " + at.str()
-                                : "interrupted at t = " + at.str();
-    return unfinished(how, outputs);
+    return unfinished(stop_description(run), outputs);
   }
   if (common.fail_on_verdict && run.verdict() != "stable") return exit_verdict;
   return exit_finished;
