@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <energy_audit/error.hpp>
-
 #include "command_outputs.hpp"
 #include "interruption.hpp"
 #include "kinematic_report.hpp"
@@ -20,7 +18,6 @@
 #include "output_file.hpp"
 #include "report.hpp"
 #include "run_model.hpp"
-#include "trajectory_csv.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
