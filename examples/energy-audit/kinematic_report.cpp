@@ -1,45 +1,33 @@
 #include "kinematic_report.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include <energy_audit/error.hpp>
+
+#include "number_text.hpp"
+#include "run_end_text.hpp"
+
 namespace energy_audit::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string number(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
-
 std::string assignments(const std::vector<Assignment>& values) {
   std::string text;
   for (const Assignment& a : values) {
     if (!text.empty()) text += ", ";
-    text += a.name + " = " + number(a.value);
+    text += a.name + " = " + shortest_text(a.value);
   }
   return text;
 }
 
-const char* end_name(RunEnd end) {
-  switch (end) {
-    case RunEnd::Diverged: return "diverged";
-    case RunEnd::Error: return "error";
-    case RunEnd::Interrupted: return "interrupted";
-    case RunEnd::Finished: break;
-  }
-  return "finished";
-}
-
 std::string resolution(const KinematicOutcome& run) {
-  if (run.method.adaptive()) return "rtol " + number(run.cvodes.rtol) + ", atol " + number(run.cvodes.atol);
-  return "step " + number(run.step);
+  if (run.method.adaptive()) return "rtol " + shortest_text(run.cvodes.rtol) + ", atol " + shortest_text(run.cvodes.atol);
+  return "step " + shortest_text(run.step);
 }
 
 }  // namespace
@@ -48,7 +36,7 @@ void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run) {
   const ConstraintDriftAudit& drift = run.drift;
   char line[256];
   out << "model " << run.model << " (kinematic: q' = N c + f_q+ (K f - f_t)), method " << run.method.name << ", "
-      << resolution(run) << ", t = [" << number(run.interval.t0) << ", " << number(run.interval.t_end) << "]\n";
+      << resolution(run) << ", t = [" << shortest_text(run.interval.t0) << ", " << shortest_text(run.interval.t_end) << "]\n";
   out << "parameters: " << assignments(run.parameters) << "; start: " << assignments(run.initial_values) << "\n";
   std::snprintf(line, sizeof line, "steps: %zu, rhs evaluations: %zu, wall: %.3g s\n", run.steps, run.rhs_evaluations,
                 run.wall_seconds);
@@ -66,11 +54,22 @@ void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run) {
     out << line;
   }
   if (run.end == RunEnd::Diverged) {
-    out << "stopped at t = " << number(run.t_reached) << ": |f| beyond 1e100 or not finite in the next step\n";
+    out << "stopped at t = " << shortest_text(run.t_reached) << ": |f| beyond 1e100 or not finite in the next step\n";
   }
   if (run.end == RunEnd::Error) out << "error: " << run.error << "\n";
-  if (run.end == RunEnd::Interrupted) out << "interrupted at t = " << number(run.t_reached) << "\n";
+  if (run.end == RunEnd::Interrupted) out << "interrupted at t = " << shortest_text(run.t_reached) << "\n";
   out << "verdict: " << run.verdict() << "\n";
+}
+
+std::string stop_description(const KinematicOutcome& run) {
+  const std::string at = to_text(run.t_reached);
+  switch (run.end) {
+    case RunEnd::Error: return "error: " + run.error + "; stopped at t = " + at;
+    case RunEnd::Diverged: return "diverged: |f| beyond 1e100 or not finite in the step after t = " + at;
+    case RunEnd::Interrupted: return "interrupted at t = " + at;
+    case RunEnd::Finished: break;
+  }
+  return "";
 }
 
 void write_kinematic_csv(OutputFile& file, const KinematicOutcome& run) {
@@ -86,7 +85,7 @@ void write_kinematic_csv(OutputFile& file, const KinematicOutcome& run) {
     std::string row;
     for (std::size_t k = 0; k < columns; ++k) {
       if (k > 0) row += ',';
-      row += number(run.history[start + k]);
+      row += shortest_text(run.history[start + k]);
     }
     row += '\n';
     file.write(row);
@@ -110,7 +109,7 @@ void write_kinematic_json(OutputFile& file, const KinematicOutcome& run) {
   for (const Assignment& a : run.initial_values) start[a.name] = a.value;
   j["parameters"] = parameters;
   j["start"] = start;
-  j["end"] = end_name(run.end);
+  j["end"] = run_end_name(run.end);
   j["t_reached"] = run.t_reached;
   if (run.end == RunEnd::Error) j["error"] = run.error;
   j["steps"] = run.steps;

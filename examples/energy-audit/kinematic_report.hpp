@@ -4,6 +4,7 @@
 /// history CSV (t, the coordinates, |f| per step) and the JSON record.
 
 #include <ostream>
+#include <string>
 
 #include "kinematic_run.hpp"
 #include "output_file.hpp"
@@ -11,6 +12,10 @@
 namespace energy_audit::cli {
 
 void print_kinematic_summary(std::ostream& out, const KinematicOutcome& run);
+/// How a run that did not finish stopped, for the message on standard error: "diverged: |f|
+/// beyond 1e100 or not finite in the step after t = 0.12", "interrupted at t = 3", "error: ...;
+/// stopped at t = 1.5"; empty when it finished.
+std::string stop_description(const KinematicOutcome& run);
 /// The header and every kept row (KinematicSettings::keep_history).
 void write_kinematic_csv(OutputFile& file, const KinematicOutcome& run);
 void write_kinematic_json(OutputFile& file, const KinematicOutcome& run);

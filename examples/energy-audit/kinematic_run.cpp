@@ -13,6 +13,7 @@
 #include <energy_audit/transverse_multiplier.hpp>
 
 #include "ellipse.hpp"
+#include "run_end_text.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -151,8 +152,7 @@ KinematicOutcome run_ellipse(const ModelSetup& setup, const KinematicSettings& s
 }  // namespace
 
 std::string KinematicOutcome::verdict() const {
-  if (end == RunEnd::Error) return "error";
-  if (end == RunEnd::Interrupted) return "interrupted";
+  if (end == RunEnd::Error || end == RunEnd::Interrupted) return run_end_name(end);
   return std::string(to_string(drift.verdict(transverse_multiplier)));
 }
 

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -20,6 +19,8 @@
 #include <utility>
 
 #include <energy_audit/error.hpp>
+
+#include "number_text.hpp"
 
 extern char** environ;
 
@@ -47,22 +48,17 @@ std::string literal(std::string_view text) {
 }
 
 /// Shortest text that reads back as `value`, whatever the locale.
-std::string number(double value) {
-  std::array<char, 32> text{};
-  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
-  return std::string(text.data(), result.ptr);
-}
 
 /// "1e-3", "2.5e-4": how a threshold reads in a legend.
 std::string short_scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6e", value);
-  std::string mantissa(text, std::strchr(text, 'e'));
+  const std::string text = printf_text("%.6e", value);
+  const std::size_t e = text.find('e');
+  std::string mantissa = text.substr(0, e);
   if (mantissa.find('.') != std::string::npos) {
     mantissa.erase(mantissa.find_last_not_of('0') + 1);
     if (mantissa.back() == '.') mantissa.pop_back();
   }
-  const int exponent = std::atoi(std::strchr(text, 'e') + 1);
+  const int exponent = std::atoi(text.c_str() + e + 1);
   return exponent == 0 ? mantissa : mantissa + "e" + std::to_string(exponent);
 }
 
@@ -285,9 +281,9 @@ std::string decades(double low, double high) {
   const double first = std::floor(std::log10(low));
   const double last = std::max(std::ceil(std::log10(high)), first + 1);
   std::string range = "[";  // appended, not "[" + ...: g++ 12 warns falsely (-Wrestrict) on that
-  range += number(std::pow(10.0, first));
+  range += shortest_text(std::pow(10.0, first));
   range += ":";
-  range += number(std::pow(10.0, last));
+  range += shortest_text(std::pow(10.0, last));
   return range + "]";
 }
 
@@ -302,7 +298,7 @@ std::string datablock(const std::string& name, const std::vector<std::pair<doubl
   std::string block = name + " << EOD\n";
   for (const auto& [x, y] : points) {
     if (!std::isfinite(x) || (log_x && !(x > 0)) || !drawable(y)) continue;
-    block += number(x) + " " + number(y) + "\n";
+    block += shortest_text(x) + " " + shortest_text(y) + "\n";
   }
   return block + "EOD\n";
 }
@@ -372,7 +368,7 @@ void plot_work_precision(OutputFile& png, const std::string& model, const std::v
   }
   if (drawn == 0) throw Error("nothing to plot: no finished run with delta_C > 0");
   if (drawable(threshold)) {
-    plot += ", " + number(threshold) + " with lines lc rgb 'black' dt 2 lw 1.5 title " +
+    plot += ", " + shortest_text(threshold) + " with lines lc rgb 'black' dt 2 lw 1.5 title " +
             literal("threshold " + short_scientific(threshold));
   }
   // Whole decades in x: the threshold line, sampled over the x range, then spans the frame.
@@ -411,7 +407,7 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
   std::string script = terminal(std::max(1000, 560 * columns), std::max(700, 420 * rows)) +
                        "set logscale y\nset format x '%g'\nset format y '%.0e'\nset grid\n"
                        "set key below horizontal\nset xlabel 't [s]'\nset ylabel '|C(t) - C(t0)| [J]'\n"
-                       "set xrange [" + number(t_min) + ":" + number(t_max) + "]\n"
+                       "set xrange [" + shortest_text(t_min) + ":" + shortest_text(t_max) + "]\n"
                        "set yrange " + decades(y_min, y_max) + "\n" +
                        data + "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) +
                        " title " + literal("|C(t) - C(t0)|: " + model) + "\n";
@@ -442,7 +438,7 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
       bool any = false;
       for (const auto& [t, value] : panel.series[k].points) {
         if (!std::isfinite(t) || !std::isfinite(value)) continue;
-        data += number(t) + " " + number(value) + "\n";
+        data += shortest_text(t) + " " + shortest_text(value) + "\n";
         any = true;
       }
       data += "EOD\n";
@@ -465,7 +461,7 @@ std::string symmetric_log_tics(double k_min, double k_max, double scale) {
   std::string tics;
   const auto add = [&](double k) {
     if (k < k_min || k > k_max) return;
-    tics += (tics.empty() ? "" : ", ") + literal(number(k)) + " " + number(symmetric_log(k, scale));
+    tics += (tics.empty() ? "" : ", ") + literal(shortest_text(k)) + " " + shortest_text(symmetric_log(k, scale));
   };
   add(0);
   const double largest = std::max(std::abs(k_min), std::abs(k_max));
@@ -509,10 +505,9 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
   }
   if (!std::isfinite(scale)) scale = std::max(1.0, std::abs(k_min));
   const auto x = [scale](double k) { return symmetric_log(k, scale); };
-  char scale_text[32];
-  std::snprintf(scale_text, sizeof scale_text, "%.3g", scale);
+  const std::string scale_text = printf_text("%.3g", scale);
   std::string tics = "set ytics (";
-  for (std::size_t i = 0; i < taus.size(); ++i) tics += (i ? ", " : "") + literal(number(taus[i])) + " " + number(taus[i]);
+  for (std::size_t i = 0; i < taus.size(); ++i) tics += (i ? ", " : "") + literal(shortest_text(taus[i])) + " " + shortest_text(taus[i]);
   tics += ")\n";
   const int columns = panels.size() > 1 ? 2 : 1;
   const int rows = static_cast<int>((panels.size() + 1) / static_cast<std::size_t>(columns));
@@ -522,8 +517,8 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
                        literal(std::string("k [1/s], symmetric log scale: linear within |k| < ") + scale_text) +
                        "\nset ylabel 'tau [s] (first start below, second above)'\n" +
                        symmetric_log_tics(k_min, k_max, scale) +
-                       "set xrange [" + number(x(k_min)) + ":" + number(x(k_max)) + "]\n"
-                       "set yrange [" + number(tau_min * 0.8) + ":" + number(tau_max * 1.25) + "]\n" + tics +
+                       "set xrange [" + shortest_text(x(k_min)) + ":" + shortest_text(x(k_max)) + "]\n"
+                       "set yrange [" + shortest_text(tau_min * 0.8) + ":" + shortest_text(tau_max * 1.25) + "]\n" + tics +
                        "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) + " title " +
                        literal(title) + "\n";
   std::size_t block = 0;

@@ -1,7 +1,6 @@
 #include "report.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -9,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "transferable.hpp"
+#include "number_text.hpp"
+#include "run_end_text.hpp"
 
 #include <energy_audit/error.hpp>
 
@@ -18,29 +18,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string format(const char* spec, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, spec, value);
-  return buffer;
-}
-
-/// The shortest text that reads back to the same double ("0.001", "inf", "nan").
-std::string_view shortest(double value, char (&buffer)[32]) {
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return {buffer, error == std::errc() ? end : buffer};
-}
-
 const char* z_mode_name(sun::ZMode mode) { return mode == sun::ZMode::State ? "state" : "quadrature"; }
-
-const char* run_end_name(RunEnd end) {
-  switch (end) {
-    case RunEnd::Diverged: return "diverged";
-    case RunEnd::Error: return "error";
-    case RunEnd::Interrupted: return "interrupted";
-    case RunEnd::Finished: break;
-  }
-  return "finished";
-}
 
 Json counters_json(const sun::SolverCounters& c) {
   Json j;
@@ -114,14 +92,14 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
       << "form       " << form_name(run.form) << "\n"
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
-    out << "tolerances rtol " << format("%g", run.cvodes.rtol) << ", atol " << format("%g", run.cvodes.atol)
+    out << "tolerances rtol " << printf_text("%g", run.cvodes.rtol) << ", atol " << printf_text("%g", run.cvodes.atol)
         << (run.audit ? std::string(", Z as ") + z_mode_name(run.cvodes.z_mode) : std::string(", Z not carried"))
         << "\n";
   } else {
-    out << "step       " << format("%g", run.step) << "\n";
+    out << "step       " << printf_text("%g", run.step) << "\n";
   }
   if (run.phase) out << "phase      " << phase_name(*run.phase) << "\n";
-  out << "interval   [" << format("%g", run.interval.t0) << ", " << format("%g", run.interval.t_end) << "]\n";
+  out << "interval   [" << printf_text("%g", run.interval.t0) << ", " << printf_text("%g", run.interval.t_end) << "]\n";
   if (!run.finished()) out << "stopped    " << run.stop_description() << "\n";
   out << "steps      " << run.steps << "\n"
       << "rhs evals  " << run.rhs_evaluations << "\n";
@@ -132,8 +110,8 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
   }
   if (run.audit && run.audit->max_constraint_drift()) {
     const ConstraintDrift d = *run.audit->max_constraint_drift();
-    out << "constraint max |Phi| " << format("%.3e", d.position) << ", max |G v + g| " << format("%.3e", d.velocity)
-        << " (threshold " << format("%g", run.audit->drift_threshold()) << ", stabilization "
+    out << "constraint max |Phi| " << printf_text("%.3e", d.position) << ", max |G v + g| " << printf_text("%.3e", d.velocity)
+        << " (threshold " << printf_text("%g", run.audit->drift_threshold()) << ", stabilization "
         << stabilization_name(run.stabilization) << ")\n";
   }
   if (run.audit) {  // a rope's multiplier that changes sign would have to push: the rope goes slack
@@ -143,34 +121,34 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
       if (std::isnan(changes[k]) || std::ranges::find(model.one_sided_multipliers, name) == model.one_sided_multipliers.end()) {
         continue;
       }
-      out << "slack      " << name << " changes sign first at t = " << format("%g", changes[k])
+      out << "slack      " << name << " changes sign first at t = " << printf_text("%g", changes[k])
           << ": the constraint would have to push where it can only pull (or the reverse)\n";
     }
   }
-  out << "delta_C    " << (run.audit ? format("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n";
+  out << "delta_C    " << (run.audit ? printf_text("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n";
   if (run.audit && run.audit->equation_check().checked_steps() > 0) {
     const EquationCheck& check = run.audit->equation_check();
-    out << "equations  relative residual " << format("%.3e", check.relative_residual()) << " at "
-        << check.checked_steps() << " checked steps (threshold " << format("%g", check.threshold()) << ")\n";
+    out << "equations  relative residual " << printf_text("%.3e", check.relative_residual()) << " at "
+        << check.checked_steps() << " checked steps (threshold " << printf_text("%g", check.threshold()) << ")\n";
   }
   if (run.extra_outputs && run.extra_outputs->states > 0) {
     const ExtraOutputRecord& extra = *run.extra_outputs;
     for (std::size_t k = 0; k < extra.names.size(); ++k) {
       const std::string& name = extra.names[k];
-      out << "extra      " << name << " = " << format("%.6e", extra.last[k]) << " at t = "
-          << format("%g", run.audit->t_reached()) << ", max |" << name << " - " << name
-          << "(t0)| = " << format("%.3e", extra.max_abs_change[k]) << "\n";
+      out << "extra      " << name << " = " << printf_text("%.6e", extra.last[k]) << " at t = "
+          << printf_text("%g", run.audit->t_reached()) << ", max |" << name << " - " << name
+          << "(t0)| = " << printf_text("%.3e", extra.max_abs_change[k]) << "\n";
     }
   }
   out << "verdict    " << run.verdict();
   if (run.audit && run.finished()) {
-    out << " (delta_C threshold " << format("%g", run.audit->threshold());
+    out << " (delta_C threshold " << printf_text("%g", run.audit->threshold());
     if (!run.audit->constraint_drift_within_threshold()) out << "; constraint drift above its threshold";
     if (!run.audit->equation_check().passed()) out << "; equations' residual above its threshold";
     out << ")";
   }
   out << "\n"
-      << "wall time  " << format("%.4f", run.wall_seconds) << " s\n";
+      << "wall time  " << printf_text("%.4f", run.wall_seconds) << " s\n";
 }
 
 void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run) {
@@ -347,88 +325,13 @@ void HistoryCsv::finish(const Audit& audit) {
 }
 
 void HistoryCsv::write_values() {
-  char buffer[32];
   line_.clear();
   for (const double value : values_) {
     if (!line_.empty()) line_ += ',';
-    line_ += shortest(value, buffer);
+    append_shortest_text(line_, value);
   }
   line_ += '\n';
   file_.write(line_);
-}
-
-double observed_order(double resolution_prev, double delta_prev, double resolution, double delta) {
-  const bool defined = std::isfinite(delta_prev) && std::isfinite(delta) && delta_prev > 0 && delta > 0 &&
-                       resolution_prev != resolution;
-  if (!defined) return std::numeric_limits<double>::quiet_NaN();
-  return std::log(delta_prev / delta) / std::log(resolution_prev / resolution);
-}
-
-ComparisonRow comparison_row(const RunOutcome& run) {
-  ComparisonRow row;
-  row.method = run.method.name;
-  row.adaptive = run.method.adaptive();
-  row.step = run.step;
-  row.rtol = run.cvodes.rtol;
-  if (run.audit) {
-    row.delta_C = run.audit->relative_drift();
-    if (run.audit->equation_check().checked_steps() > 0) {
-      row.equation_residual = run.audit->equation_check().relative_residual();
-    }
-  }
-  row.verdict = run.verdict();
-  row.steps = run.steps;
-  row.rhs_evaluations = run.rhs_evaluations;
-  row.wall_seconds = run.wall_seconds;
-  row.finished = run.finished();
-  row.stop_description = run.stop_description();
-  return row;
-}
-
-void set_observed_orders(std::vector<ComparisonRow>& rows) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    ComparisonRow& row = rows[i];
-    row.observed_order = std::numeric_limits<double>::quiet_NaN();
-    if (i == 0) continue;
-    const ComparisonRow& previous = rows[i - 1];
-    if (previous.method == row.method && previous.finished && row.finished && previous.delta_C && row.delta_C) {
-      row.observed_order = observed_order(previous.resolution(), *previous.delta_C, row.resolution(), *row.delta_C);
-    }
-  }
-}
-
-void to_json(nlohmann::json& json, const ComparisonRow& row) {
-  json = {{"method", row.method},
-          {"adaptive", row.adaptive},
-          {"step", row.step},
-          {"rtol", row.rtol},
-          {"delta_C", optional_to_json(row.delta_C)},
-          {"equation_residual", optional_to_json(row.equation_residual)},
-          {"verdict", row.verdict},
-          {"steps", row.steps},
-          {"rhs_evaluations", row.rhs_evaluations},
-          {"wall_seconds", row.wall_seconds},
-          {"finished", row.finished},
-          {"stop_description", row.stop_description},
-          {"drift_curve", row.drift_curve},
-          {"observed_order", row.observed_order}};
-}
-
-void from_json(const nlohmann::json& json, ComparisonRow& row) {
-  json.at("method").get_to(row.method);
-  json.at("adaptive").get_to(row.adaptive);
-  json.at("step").get_to(row.step);
-  json.at("rtol").get_to(row.rtol);
-  row.delta_C = optional_from_json<double>(json.at("delta_C"));
-  row.equation_residual = optional_from_json<double>(json.at("equation_residual"));
-  json.at("verdict").get_to(row.verdict);
-  json.at("steps").get_to(row.steps);
-  json.at("rhs_evaluations").get_to(row.rhs_evaluations);
-  json.at("wall_seconds").get_to(row.wall_seconds);
-  json.at("finished").get_to(row.finished);
-  json.at("stop_description").get_to(row.stop_description);
-  json.at("drift_curve").get_to(row.drift_curve);
-  json.at("observed_order").get_to(row.observed_order);
 }
 
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows) {
@@ -438,36 +341,35 @@ void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows)
   out << line;
   for (const ComparisonRow& row : rows) {
     std::snprintf(line, sizeof line, "%-14s %-8s %-8s %-10s %-10s %-11s %9zu %10zu %10.4f %6s\n", row.method.c_str(),
-                  row.adaptive ? "-" : format("%g", row.step).c_str(), row.adaptive ? format("%g", row.rtol).c_str() : "-",
-                  row.delta_C ? format("%.3e", *row.delta_C).c_str() : "-",
-                  row.equation_residual ? format("%.3e", *row.equation_residual).c_str() : "-", row.verdict.c_str(),
+                  row.adaptive ? "-" : printf_text("%g", row.step).c_str(), row.adaptive ? printf_text("%g", row.rtol).c_str() : "-",
+                  row.delta_C ? printf_text("%.3e", *row.delta_C).c_str() : "-",
+                  row.equation_residual ? printf_text("%.3e", *row.equation_residual).c_str() : "-", row.verdict.c_str(),
                   row.steps, row.rhs_evaluations, row.wall_seconds,
-                  std::isnan(row.observed_order) ? "-" : format("%.2f", row.observed_order).c_str());
+                  std::isnan(row.observed_order) ? "-" : printf_text("%.2f", row.observed_order).c_str());
     out << line;
   }
   for (const ComparisonRow& row : rows) {  // where the runs that did not finish stopped
     if (row.finished) continue;
-    out << row.method << (row.adaptive ? " rtol " : " step ") << format("%g", row.resolution()) << ": "
+    out << row.method << (row.adaptive ? " rtol " : " step ") << printf_text("%g", row.resolution()) << ": "
         << row.stop_description << "\n";
   }
 }
 
 void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& rows) {
   std::string text = "method,step,rtol,delta_C,equation_residual,verdict,steps,rhs_evals,wall_seconds,observed_order\n";
-  char buffer[32];
   for (const ComparisonRow& row : rows) {
     text += row.method + ",";
-    if (!row.adaptive) text += shortest(row.step, buffer);
+    if (!row.adaptive) append_shortest_text(text, row.step);
     text += ",";
-    if (row.adaptive) text += shortest(row.rtol, buffer);
+    if (row.adaptive) append_shortest_text(text, row.rtol);
     text += ",";
-    if (row.delta_C) text += shortest(*row.delta_C, buffer);
+    if (row.delta_C) append_shortest_text(text, *row.delta_C);
     text += ",";
-    if (row.equation_residual) text += shortest(*row.equation_residual, buffer);
+    if (row.equation_residual) append_shortest_text(text, *row.equation_residual);
     text += "," + row.verdict + "," + std::to_string(row.steps) + "," + std::to_string(row.rhs_evaluations) + ",";
-    text += shortest(row.wall_seconds, buffer);
+    append_shortest_text(text, row.wall_seconds);
     text += ",";
-    if (!std::isnan(row.observed_order)) text += shortest(row.observed_order, buffer);
+    if (!std::isnan(row.observed_order)) append_shortest_text(text, row.observed_order);
     text += "\n";
   }
   file.write(text);

@@ -17,6 +17,7 @@
 #include <energy_audit/audit.hpp>
 #include <energy_audit/history.hpp>
 
+#include "compare.hpp"
 #include "model_registry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
@@ -79,37 +80,6 @@ class HistoryCsv {
   std::string line_;
 };
 
-/// One row of `compare`: what a run gave, as it travels from the thread or rank that ran it,
-/// with the observed order of δ_C against the previous run of its method (with respect to the
-/// step, or to rtol for the adaptive methods).
-struct ComparisonRow {
-  std::string method;
-  bool adaptive = false;
-  double step = 0, rtol = 0;
-  std::optional<double> delta_C;            ///< absent: the run was not audited
-  std::optional<double> equation_residual;  ///< absent: the equations were not checked
-  std::string verdict;                      ///< empty: the run did not start (interrupted before it)
-  std::size_t steps = 0, rhs_evaluations = 0;
-  double wall_seconds = 0;
-  bool finished = false;
-  std::string stop_description;                        ///< where an unfinished run stopped
-  std::vector<std::pair<double, double>> drift_curve;  ///< --plot-c: |C − C(t0)| against t
-  double observed_order = std::numeric_limits<double>::quiet_NaN();  ///< NaN for a method's first run or when undefined
-
-  /// The step, or rtol.
-  double resolution() const { return adaptive ? rtol : step; }
-};
-
-/// The row of a run (without its observed order, which needs the run before it).
-ComparisonRow comparison_row(const RunOutcome& run);
-/// Each row's observed order against the row before it when both are finished runs of one method.
-void set_observed_orders(std::vector<ComparisonRow>& rows);
-/// ComparisonRow as JSON, for the rows to travel between ranks.
-void to_json(nlohmann::json& json, const ComparisonRow& row);
-void from_json(const nlohmann::json& json, ComparisonRow& row);
-
-/// log(δ_prev / δ) / log(r_prev / r), NaN unless both δ are finite and > 0.
-double observed_order(double resolution_prev, double delta_prev, double resolution, double delta);
 void print_comparison(std::ostream& out, const std::vector<ComparisonRow>& rows);
 void write_comparison_csv(OutputFile& file, const std::vector<ComparisonRow>& rows);
 

@@ -10,6 +10,7 @@
 #include <energy_audit/history.hpp>
 
 #include "model_registry.hpp"
+#include "number_text.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {
@@ -27,17 +28,9 @@ constexpr std::string_view crane3d_note =
 constexpr std::string_view container_wrong_note =
     "the paper names neither the flipped term nor the rope end's path: dV/dphi flipped, both paths run";
 
+/// "1.10e-04" (`digits` after the point); "-" for a value the paper does not give (NaN).
 std::string scientific(double value, int digits = 2) {
-  if (std::isnan(value)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*e", digits, value);
-  return text;
-}
-
-std::string step_text(double step) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", step);
-  return text;
+  return std::isnan(value) ? "-" : printf_text("%.*e", digits, value);
 }
 
 /// (t, column − offset) of every stored history row.
@@ -137,7 +130,7 @@ void print_reproduction(std::ostream& out, const std::vector<ReproducedRun>& row
     std::snprintf(line, sizeof line, "%-8s %-7s %-23s %-9s %-6s %-6s %-23s %-9s %-6s %-6s ",
                   std::string(row.paper.items).c_str(), std::string(row.paper.figures).c_str(),
                   std::string(row.paper.model).c_str(), form_name(row.paper.form),
-                  std::string(row.paper.method).c_str(), step_text(row.paper.step).c_str(),
+                  std::string(row.paper.method).c_str(), printf_text("%g", row.paper.step).c_str(),
                   std::string(row.paper.paper_delta_C).c_str(),
                   scientific(row.run.audit ? row.run.audit->relative_drift() : std::nan("")).c_str(),
                   paper_verdict.empty() ? "-" : paper_verdict.c_str(), row.run.verdict().c_str());
@@ -154,7 +147,7 @@ void write_reproduction_csv(OutputFile& file, const std::vector<ReproducedRun>& 
   file.write("item,figure,model,form,method,step,paper_delta_C,delta_C,paper_verdict,verdict,note\n");
   for (const ReproducedRun& row : rows) {
     file.write(quoted(row.paper.items) + "," + quoted(row.paper.figures) + "," + std::string(row.paper.model) + "," +
-               form_name(row.paper.form) + "," + std::string(row.paper.method) + "," + step_text(row.paper.step) +
+               form_name(row.paper.form) + "," + std::string(row.paper.method) + "," + printf_text("%g", row.paper.step) +
                "," + quoted(row.paper.paper_delta_C) + "," +
                scientific(row.run.audit ? row.run.audit->relative_drift() : std::nan(""), 6) + "," +
                row.paper_verdict() + "," + row.run.verdict() + "," + quoted(row.note()) + "\n");
@@ -227,8 +220,8 @@ void plot_seed000_figures(const std::vector<std::string>& paths, const std::vect
   std::vector<TimeSeries> crane_c, crane_e;
   for (const double step : {0.08, 0.04, 0.02, 0.01}) {
     const RunOutcome& run = find_run(rows, "crane3d", step).run;
-    crane_c.push_back({"h = " + step_text(step), control_change(run)});
-    crane_e.push_back({"h = " + step_text(step), energy(run, "E")});
+    crane_c.push_back({"h = " + printf_text("%g", step), control_change(run)});
+    crane_e.push_back({"h = " + printf_text("%g", step), energy(run, "E")});
   }
   draw(2, "Fig. 4: C and E of the 3D crane for four steps (rkg)",
        {{"C(t) - C(t0)", "[J]", crane_c}, {"E(t)", "[J]", crane_e}});

@@ -6,18 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "kinematic_run.hpp"
+#include "number_text.hpp"
 #include "stability_map.hpp"
 
 namespace energy_audit::cli {
 namespace {
 
 constexpr double paper_step = 0.002;  // seed 001's tau
-
-std::string text(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 /// The verdicts of `method` at gain k from both starts of the ellipse, as "on_constraint stable, perturbed stable".
 struct Verdicts {
@@ -46,7 +41,7 @@ Verdicts verdicts_at(const KinematicEntry& ellipse, const std::string& method, d
 }
 
 std::string run_command(const std::string& method, double k) {
-  return "energy-audit run ellipse --set k=" + text("%g", k) + " --method " + method + " --step 0.002 [--init x=1.05]";
+  return "energy-audit run ellipse --set k=" + printf_text("%g", k) + " --method " + method + " --step 0.002 [--init x=1.05]";
 }
 
 }  // namespace
@@ -77,12 +72,12 @@ std::vector<ClaimCheck> check_seed001_claims(const RunPool& pool, const StopRequ
   const StabilityMap map = compute_stability_map(ellipse, settings, pool);
   if (map.interrupted || map.summaries.empty()) return checks;
   const MethodStepSummary& euler = map.summaries.front();
-  std::string computed = "linear theory " + text("%.6g", euler.linear.lower) + " < k < " + text("%.3g", euler.linear.upper);
+  std::string computed = "linear theory " + printf_text("%.6g", euler.linear.lower) + " < k < " + printf_text("%.3g", euler.linear.upper);
   bool agrees = true;
   for (const StartBoundaries& b : euler.starts) {
     computed += "; " + b.start + ": |f| <= 1 for ";
     if (b.lower && b.upper) {
-      computed += text("%.6g", b.lower->first_unstable) + " < k < " + text("%.4g", b.upper->first_unstable);
+      computed += printf_text("%.6g", b.lower->first_unstable) + " < k < " + printf_text("%.4g", b.upper->first_unstable);
       agrees = agrees && std::abs(b.lower->first_unstable + 359.6) < 0.1 && std::abs(b.upper->first_unstable + 0.5) < 0.1;
     } else {
       computed += "no boundary found";

@@ -12,6 +12,7 @@
 #include <energy_audit/sundials/adaptive_interval.hpp>
 
 #include "model_registry.hpp"
+#include "run_end_text.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -70,12 +71,7 @@ void ExtraOutputRecord::observe(std::span<const double> values) {
 }
 
 std::string RunOutcome::verdict() const {
-  switch (end) {
-    case RunEnd::Diverged: return "diverged";
-    case RunEnd::Error: return "error";
-    case RunEnd::Interrupted: return "interrupted";
-    case RunEnd::Finished: break;
-  }
+  if (end != RunEnd::Finished) return run_end_name(end);
   return audit ? verdict_name(audit->verdict()) : "unaudited";
 }
 

@@ -1,7 +1,6 @@
 #include "stability_report.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -11,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "number_text.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {
@@ -18,27 +18,15 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string number(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
-
-std::string short_number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 /// "a | b" with as many significant digits (6 at least) as it takes the two to differ.
 std::string pair_text(double a, double b) {
-  char first[32], second[32];
+  std::string first, second;
   for (int digits = 6;; ++digits) {
-    std::snprintf(first, sizeof first, "%.*g", digits, a);
-    std::snprintf(second, sizeof second, "%.*g", digits, b);
-    if (a == b || std::string_view(first) != second || digits == std::numeric_limits<double>::max_digits10) break;
+    first = printf_text("%.*g", digits, a);
+    second = printf_text("%.*g", digits, b);
+    if (a == b || first != second || digits == std::numeric_limits<double>::max_digits10) break;
   }
-  return std::string(first) + " | " + second;
+  return first + " | " + second;
 }
 
 std::string boundary_text(const std::optional<OperationalBoundary>& b) {
@@ -48,7 +36,7 @@ std::string boundary_text(const std::optional<OperationalBoundary>& b) {
   return text;
 }
 
-std::string optional_text(const std::optional<double>& value) { return value ? short_number(*value) : "none"; }
+std::string optional_text(const std::optional<double>& value) { return value ? printf_text("%.6g", *value) : "none"; }
 
 Json boundary_json(const std::optional<OperationalBoundary>& b) {
   if (!b) return nullptr;
@@ -74,8 +62,8 @@ void print_stability_map(std::ostream& out, const std::string& model, const Stab
   out << "linear theory: a small constraint error does not grow for z*/tau < k < -d/tau "
          "(z*: real stability limit of R, d = |R(i w)|^2 - 1, w the rotation per step)\n";
   for (const MethodStepSummary& s : map.summaries) {
-    out << "\n" << s.method << ", tau = " << short_number(s.tau) << ": linear interval " << short_number(s.linear.lower)
-        << " < k < " << short_number(s.linear.upper) << "; rho(k) = 1 at " << optional_text(s.rho_one_lower) << " and "
+    out << "\n" << s.method << ", tau = " << printf_text("%.6g", s.tau) << ": linear interval " << printf_text("%.6g", s.linear.lower)
+        << " < k < " << printf_text("%.6g", s.linear.upper) << "; rho(k) = 1 at " << optional_text(s.rho_one_lower) << " and "
         << optional_text(s.rho_one_upper) << "\n";
     for (const StartBoundaries& b : s.starts) {
       out << "  " << b.start << ": operational boundaries (last stable | first unstable): lower "
@@ -93,7 +81,7 @@ void print_stability_map(std::ostream& out, const std::string& model, const Stab
       }
       out << "  " << start << ": map verdicts";
       for (const auto& [verdict, count] : counts) out << " " << verdict << " " << count;
-      if (stable_min <= stable_max) out << "; stable from k = " << short_number(stable_min) << " to " << short_number(stable_max);
+      if (stable_min <= stable_max) out << "; stable from k = " << printf_text("%.6g", stable_min) << " to " << printf_text("%.6g", stable_max);
       out << "\n";
     }
   }
@@ -106,7 +94,7 @@ void write_stability_csv(OutputFile& file, const StabilityMap& map) {
     if (p.verdict.empty()) continue;  // not run (interrupted)
     std::string row = p.method;
     for (const std::string& field :
-         {number(p.tau), p.start, number(p.k), number(p.f_max), number(p.f_final), number(p.rho), p.verdict}) {
+         {shortest_text(p.tau), p.start, shortest_text(p.k), shortest_text(p.f_max), shortest_text(p.f_final), shortest_text(p.rho), p.verdict}) {
       row += ',';
       row += field;
     }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "number_text.hpp"
 #include "transferable.hpp"
 
 namespace energy_audit::cli {
@@ -120,11 +121,7 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
   return advice;
 }
 
-std::string g(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  return buffer;
-}
+std::string g(double value) { return printf_text("%.4g", value); }
 
 }  // namespace
 

@@ -1,11 +1,12 @@
 #include "sweep.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
+
+#include "number_text.hpp"
 
 namespace energy_audit::cli {
 namespace {
@@ -26,11 +27,7 @@ std::vector<std::vector<Assignment>> combinations(const std::vector<AssignmentLi
   return all;
 }
 
-std::string number(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
-}
+std::string number(double value) { return shortest_text(value); }
 
 /// What one run gives, as it travels from the rank that ran it.
 struct SweepFigures {

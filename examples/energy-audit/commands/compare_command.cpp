@@ -1,0 +1,145 @@
+#include "compare_command.hpp"
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <energy_audit/error.hpp>
+
+#include "command_outputs.hpp"
+#include "compare.hpp"
+#include "interruption.hpp"
+#include "kinematic_run.hpp"
+#include "methods.hpp"
+#include "model_registry.hpp"
+#include "option_groups.hpp"
+#include "output_file.hpp"
+#include "plots.hpp"
+#include "report.hpp"
+#include "run_model.hpp"
+#include "run_pool.hpp"
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// `compare MODEL`: one model over several methods and steps (rtols): the table, the observed
+/// orders, the work-precision and drift plots.
+struct CompareCommand {
+  CommonOptions common;
+  AdaptiveOptions adaptive;
+  std::vector<std::string> methods = fixed_step_method_names();
+  std::vector<double> steps{1e-2, 5e-3, 1e-3};
+  std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
+  unsigned threads = 1;
+  std::string csv, plot, plot_c;
+  ProgressOptions progress;
+  CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
+              *plot_c_option = nullptr, *threads_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    common.add_to(command);
+    command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
+        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names()));
+    steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
+    rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
+                       ->delimiter(',')->check(positive_number())->default_str("1e-4,1e-6,1e-8,1e-10");
+    adaptive.add_to(command, false);
+    // One run at a time by default: the table reports each run's wall time, which runs side by
+    // side on shared cores would lengthen.
+    threads_option = command.add_option("--threads", threads, "runs at once, on threads (under mpirun the runs go to the ranks)")
+                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
+    csv_option = command.add_option("--csv", csv, "write the table to FILE");
+    plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
+    plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
+    progress.add_to(command);
+  }
+
+  int execute(const MpiSession& session) const {
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    if (find_kinematic_model(common.model) != nullptr) {
+      throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
+                       "stability, not compare");
+    }
+    const ModelEntry& entry = find_model(common.model);
+    common.check_applicable(entry);
+    const ModelSetup setup = common.setup();
+    ComparisonPlan plan;
+    plan.base = common.settings();
+    plan.base.cvodes = adaptive.options();
+    plan.base.options = {"--methods", "--steps", "--rtols"};
+    plan.steps = steps;
+    plan.rtols = rtols;
+    plan.drift_curves = plot_c_option->count() > 0;
+    bool any_adaptive = false, any_fixed = false, any_adams = false;
+    for (const std::string& name : methods) {
+      plan.methods.push_back(find_method(name, "--methods"));
+      (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
+      any_adams = any_adams || name == "cvode-adams";
+    }
+    const std::string method_text = join(methods);
+    if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
+    if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
+    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
+    comparison_runs(entry, setup, plan);  // every run's settings are checked before anything is written
+
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--plot", plot_option->count() > 0, plot, OutputKind::Plot);
+    outputs.add("--plot-c", plot_c_option->count() > 0, plot_c, OutputKind::Plot);
+    outputs.check();
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
+    install_interruption_handlers();
+    plan.base.stop = &interruption_request();
+
+    const Comparison comparison = compare(entry, setup, plan, pool);
+    const std::vector<ComparisonRow>& rows = comparison.rows;
+    std::vector<DriftCurve> curves;
+    for (const ComparisonRow& row : rows) {
+      if (!plan.drift_curves) break;
+      curves.push_back({row.method, (row.adaptive ? "rtol=" : "h=") + to_text(row.resolution()), row.drift_curve});
+    }
+    progress_line.finish();
+    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ")\n";
+    print_comparison(std::cout, rows);
+    if (comparison.workers.count() > 1) std::cout << "the runs ran on " << comparison.workers.text() << "\n";
+    if (rows.size() < comparison.planned) {
+      std::cout << "interrupted: " << comparison.planned - rows.size() << " of " << comparison.planned
+                << " runs not started\n";
+    }
+    std::cout.flush();
+    // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
+    outputs.commit("--plot", [&](OutputFile& file) {
+      std::vector<WorkPrecisionPoint> points;
+      for (const ComparisonRow& row : rows) {
+        if (row.finished && row.delta_C) {
+          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
+        }
+      }
+      plot_work_precision(file, entry.name, points, plan.base.audit.threshold);
+    });
+    outputs.commit("--plot-c", [&](OutputFile& file) { plot_control_drift(file, entry.name, curves); });
+    outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, rows); });
+    if (interruption_signal() != 0) return exit_status(exit_failure);
+    if (common.fail_on_verdict) {
+      for (const ComparisonRow& row : rows) {
+        if (row.verdict != "pass") return exit_verdict;
+      }
+    }
+    return exit_finished;
+  }
+};
+
+}  // namespace
+
+Command add_compare_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("compare", "audit one model over several methods and steps");
+  auto options = std::make_shared<CompareCommand>();
+  options->add_to(*command);
+  return {command, [options](const MpiSession& session) { return options->execute(session); }, true};
+}
+
+}  // namespace energy_audit::cli

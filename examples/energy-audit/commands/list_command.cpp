@@ -1,0 +1,51 @@
+#include "list_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "kinematic_run.hpp"
+#include "methods.hpp"
+#include "model_registry.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// `list`: the models (audited and kinematic) and the methods, one name column for both.
+int list_command() {
+  // One name column for models and methods, as wide as the longest name.
+  int width = 0;
+  for (const ModelEntry& model : model_registry()) width = std::max(width, static_cast<int>(model.name.size()));
+  for (const Method& m : all_methods()) width = std::max(width, static_cast<int>(m.name.size()));
+  std::printf("Models (forms: the default first):\n");
+  for (const ModelEntry& model : model_registry()) {
+    std::vector<std::string> forms;
+    for (const Form f : model.forms) forms.emplace_back(form_name(f));
+    std::printf("  %-*s %s; forms: %s\n", width, model.name.c_str(), model.description.c_str(), join(forms).c_str());
+  }
+  std::printf("\nKinematic models (q' = w(q, t), audited by their constraint drift; run, stability):\n");
+  for (const KinematicEntry& model : kinematic_registry()) {
+    std::printf("  %-*s %s\n", width, model.name.c_str(), model.description.c_str());
+  }
+  const std::string multiplier_models = join(multiplier_model_names());
+  std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
+  for (const Method& m : all_methods()) {
+    const bool partitioned = !m.adaptive() && m.fixed_step.info().partitioned;
+    const std::string runs = m.runs_only_multiplier_models() ? multiplier_models
+                             : partitioned                   ? "all models but the kinematic ones"
+                                                             : "all models";
+    std::printf("  %-*s %s; runs: %s\n", width, m.name.c_str(), m.description.c_str(), runs.c_str());
+  }
+  std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (idas).\n");
+  return exit_finished;
+}
+
+}  // namespace
+
+Command add_list_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("list", "list the models and the methods");
+  return {command, [](const MpiSession&) { return list_command(); }, false};
+}
+
+}  // namespace energy_audit::cli

@@ -1,0 +1,179 @@
+#include "run_command.hpp"
+
+#include <initializer_list>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command_outputs.hpp"
+#include "interruption.hpp"
+#include "kinematic_report.hpp"
+#include "kinematic_run.hpp"
+#include "methods.hpp"
+#include "model_registry.hpp"
+#include "option_groups.hpp"
+#include "output_file.hpp"
+#include "report.hpp"
+#include "run_model.hpp"
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// `run MODEL`: one model with one method, audited; its summary, history (--csv) and record (--json).
+struct RunCommand {
+  CommonOptions common;
+  AdaptiveOptions adaptive;
+  std::string method = "rk4";
+  double step = 1e-3;
+  std::size_t every = 1;
+  std::string csv, json;
+  bool no_audit = false;
+  CLI::Option *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
+
+  const CLI::App* app = nullptr;
+
+  void add_to(CLI::App& command) {
+    app = &command;
+    common.add_to(command);
+    command.add_option("--method", method, "integration method (see `energy-audit list`)")
+        ->check(one_of(method_names()))->capture_default_str();
+    command.add_option("--step", step, "fixed step h (fixed-step methods)")
+        ->check(positive_number())->capture_default_str();
+    adaptive.add_to(command, true);
+    every_option = command.add_option("--every", every, "write every K-th step to the --csv history (delta_C sees all)")
+                       ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
+    csv_option = command.add_option("--csv", csv, "write the history to FILE (streamed while the run goes)");
+    json_option = command.add_option("--json", json, "write the run record to FILE");
+    command.add_flag("--no-audit", no_audit, "integrate [q, v] only: no Z, no audit (overhead runs)")
+        ->excludes(csv_option);
+  }
+
+  RunSettings settings(const ModelEntry& entry) const {
+    common.check_applicable(entry);
+    RunSettings s = common.settings();
+    s.method = find_method(method);
+    s.step = step;
+    s.cvodes = adaptive.options();
+    s.audit.store_every = csv_option->count() > 0 ? every : 0;  // rows are kept only to stream them into the CSV
+    s.audited = !no_audit;
+    adaptive.check_applicable(methods_used(s.method));
+    if (no_audit) {
+      const std::string why = "has nothing to act on with --no-audit";
+      refuse_if_given(every_option, why);
+      for (const CLI::Option* option : common.audit_options()) refuse_if_given(option, why);
+    } else if (csv_option->count() == 0) {
+      refuse_if_given(every_option, "thins the history written by --csv, which is not given");
+    }
+    return s;
+  }
+
+  int execute() const {
+    if (const KinematicEntry* kinematic = find_kinematic_model(common.model)) return execute_kinematic(*kinematic);
+    const ModelEntry& entry = find_model(common.model);
+    RunSettings settings = this->settings(entry);
+    const ModelSetup setup = common.setup();
+    check_settings(entry, setup, settings);
+    CommandOutputs outputs = this->outputs();
+    outputs.check();
+
+    // Every argument has been checked: now the files are created, under temporary names.
+    outputs.open();
+    std::optional<HistoryCsv> history;
+    if (OutputFile* csv_file = outputs.file("--csv")) {
+      history.emplace(*csv_file, entry, setup, form_of(entry, settings), independent_velocities_of(entry, settings));
+      settings.audit.row_sink = history->sink();
+    }
+    install_interruption_handlers();
+    settings.stop = &interruption_request();
+
+    const RunOutcome run = run_model(entry, setup, settings);
+    if (history && run.audit) history->finish(*run.audit);  // the last state, which --every may have left out
+    print_summary(std::cout, entry, run);
+    std::cout.flush();
+    outputs.commit("--csv");  // streamed while the run went
+    outputs.commit("--json", [&](OutputFile& file) { write_json(file, entry, run); });
+    if (!run.finished()) return unfinished(run.stop_description(), outputs);
+    if (common.fail_on_verdict && run.verdict() != "pass") return exit_verdict;
+    return exit_finished;
+  }
+
+  /// --csv and --json.
+  CommandOutputs outputs() const {
+    CommandOutputs outputs;
+    outputs.add("--csv", csv_option->count() > 0, csv);
+    outputs.add("--json", json_option->count() > 0, json);
+    return outputs;
+  }
+
+  /// After a run that did not finish: says how it stopped and where its history so far is.
+  static int unfinished(const std::string& how, const CommandOutputs& outputs) {
+    const std::string files = outputs.committed_text();
+    std::cerr << "energy-audit: " << how << (files.empty() ? "" : "; the history so far is in " + files) << "\n";
+    return exit_status(exit_failure);
+  }
+
+  /// `run` on a kinematic model (kinematic_run.hpp): its constraint drift and verdict.
+  int execute_kinematic(const KinematicEntry& model) const;
+};
+
+/// Refuses the options of `command` named in `names` that were given: they act on C or on
+/// multiplier models, which a kinematic model does not have.
+void refuse_for_kinematic(const CLI::App& command, const KinematicEntry& model, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option != nullptr && option->count() > 0) {
+      throw UsageError(std::string(name) + ": does not apply to model " + model.name +
+                       ", a kinematic model audited by its constraint drift (no energies, no multipliers)");
+    }
+  }
+}
+
+/// The options of run that have no meaning for a kinematic model: those of C, of multipliers and
+/// of pieces.
+constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
+    "--form", "--independent", "--threshold", "--drift-threshold", "--stabilize", "--phase", "--baumgarte",
+    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as"};
+
+int RunCommand::execute_kinematic(const KinematicEntry& model) const {
+  refuse_for_kinematic(*app, model, options_not_for_kinematic_models);
+  KinematicSettings settings;
+  settings.method = find_method(method);
+  settings.step = step;
+  settings.cvodes = adaptive.options();
+  if (common.t_end_option->count() > 0) settings.t_end = common.t_end;
+  settings.keep_history = csv_option->count() > 0;
+  const ModelSetup setup = common.setup();
+  adaptive.check_applicable(methods_used(settings.method));
+  model.check(setup, settings);
+  CommandOutputs outputs = this->outputs();
+  outputs.check();
+  outputs.open();
+  install_interruption_handlers();
+  settings.stop = &interruption_request();
+
+  const KinematicOutcome run = model.run(setup, settings);
+  print_kinematic_summary(std::cout, run);
+  std::cout.flush();
+  outputs.commit("--csv", [&](OutputFile& file) { write_kinematic_csv(file, run); });
+  outputs.commit("--json", [&](OutputFile& file) { write_kinematic_json(file, run); });
+  if (!run.finished()) {  // diverged (verdict unstable), failed or interrupted
+    return unfinished(stop_description(run), outputs);
+  }
+  if (common.fail_on_verdict && run.verdict() != "stable") return exit_verdict;
+  return exit_finished;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("run", "integrate one model with one method and audit it");
+  auto options = std::make_shared<RunCommand>();
+  options->add_to(*command);
+  return {command, [options](const MpiSession&) { return options->execute(); }, false};
+}
+
+}  // namespace energy_audit::cli
