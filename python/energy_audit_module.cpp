@@ -26,7 +26,7 @@
 #include <energy_audit/trajectory_audit.hpp>
 
 #include "methods.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "run_model.hpp"

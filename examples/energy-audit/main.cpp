@@ -30,7 +30,7 @@
 #include "kinematic_report.hpp"
 #include "kinematic_run.hpp"
 #include "methods.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "mpi_session.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"

@@ -1,7 +1,7 @@
 // The models the command line knows, in the order `list` prints them. Adding a model: put its
 // header in examples/models/ and add its entry to the list of its family (models_*.cpp), or a new
 // family's file here; each family compiles in a translation unit of its own.
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 
 namespace energy_audit::cli {
 

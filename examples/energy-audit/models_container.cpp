@@ -6,7 +6,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "container.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 
 namespace energy_audit::cli {
 

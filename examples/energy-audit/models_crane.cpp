@@ -4,7 +4,7 @@
 
 #include "crane.hpp"
 #include "crane_dae.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 
 namespace energy_audit::cli {
 

@@ -10,7 +10,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "crane3d.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 
 namespace energy_audit::cli {
 

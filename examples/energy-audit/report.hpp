@@ -17,7 +17,7 @@
 #include <energy_audit/audit.hpp>
 #include <energy_audit/history.hpp>
 
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
 #include "run_pool.hpp"

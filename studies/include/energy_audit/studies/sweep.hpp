@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli_options.hpp"
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "output_file.hpp"
 #include "run_model.hpp"
 #include "run_pool.hpp"

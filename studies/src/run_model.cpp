@@ -11,7 +11,7 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>
 
-#include "model_registry.hpp"
+#include "model_entry.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
