@@ -5,7 +5,7 @@
 
 #include <ostream>
 
-#include "kinematic_run.hpp"
+#include "kinematic_models.hpp"
 #include "output_file.hpp"
 
 namespace energy_audit::cli {

@@ -23,28 +23,28 @@
 #include <nlohmann/json.hpp>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/progress.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
+#include <energy_audit/studies/stability_map.hpp>
 
+#include "advice_report.hpp"
 #include "cli_options.hpp"
 #include "drift_envelope.hpp"
 #include "interruption.hpp"
 #include "kinematic_report.hpp"
-#include "kinematic_run.hpp"
-#include "methods.hpp"
-#include "model_entry.hpp"
+#include "kinematic_models.hpp"
+#include "model_registry.hpp"
 #include "mpi_session.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
-#include "progress.hpp"
 #include "report.hpp"
 #include "reproduce.hpp"
 #include "reproduce_seed001.hpp"
-#include "stability_map.hpp"
 #include "stability_report.hpp"
-#include "step_advisor.hpp"
-#include "sweep.hpp"
+#include "sweep_report.hpp"
 #include "trajectory_csv.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {

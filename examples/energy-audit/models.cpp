@@ -1,7 +1,9 @@
 // The models the command line knows, in the order `list` prints them. Adding a model: put its
 // header in examples/models/ and add its entry to the list of its family (models_*.cpp), or a new
 // family's file here; each family compiles in a translation unit of its own.
-#include "model_entry.hpp"
+#include "model_registry.hpp"
+
+#include <energy_audit/studies/model_catalog.hpp>
 
 namespace energy_audit::cli {
 
@@ -13,6 +15,8 @@ const std::vector<ModelEntry>& model_registry() {
     }
     return list;
   }();
+  static const bool registered = (register_model_catalog(models), true);
+  (void)registered;
   return models;
 }
 

@@ -6,7 +6,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "container.hpp"
-#include "model_entry.hpp"
+#include "model_registry.hpp"
 
 namespace energy_audit::cli {
 

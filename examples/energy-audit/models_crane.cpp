@@ -4,7 +4,7 @@
 
 #include "crane.hpp"
 #include "crane_dae.hpp"
-#include "model_entry.hpp"
+#include "model_registry.hpp"
 
 namespace energy_audit::cli {
 

@@ -10,7 +10,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include "crane3d.hpp"
-#include "model_entry.hpp"
+#include "model_registry.hpp"
 
 namespace energy_audit::cli {
 

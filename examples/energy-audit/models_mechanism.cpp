@@ -2,7 +2,7 @@
 // pendulum), in a translation unit of their own, as models_crane.cpp.
 
 #include "mechanism.hpp"
-#include "model_entry.hpp"
+#include "model_registry.hpp"
 
 namespace energy_audit::cli {
 

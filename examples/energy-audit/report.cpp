@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "transferable.hpp"
+#include <energy_audit/studies/transferable.hpp>
 
 #include <energy_audit/error.hpp>
 

@@ -9,7 +9,7 @@
 
 #include <energy_audit/history.hpp>
 
-#include "model_entry.hpp"
+#include "model_registry.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {

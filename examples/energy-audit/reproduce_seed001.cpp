@@ -5,8 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kinematic_run.hpp"
-#include "stability_map.hpp"
+#include <energy_audit/studies/stability_map.hpp>
+
+#include "kinematic_models.hpp"
 
 namespace energy_audit::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "methods.hpp"
+#include <energy_audit/studies/methods.hpp>
 
-#include "usage_error.hpp"
+#include <energy_audit/studies/settings_error.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 const std::vector<Method>& all_methods() {
   static const std::vector<Method> methods = [] {
@@ -33,7 +33,7 @@ const Method& find_method(const std::string& name, const char* option) {
     if (m.name == name) return m;
     known.push_back(m.name);
   }
-  throw UsageError(std::string(option) + ": unknown method '" + name + "' (known: " + join(known) + ")");
+  throw SettingsError(std::string(option) + ": unknown method '" + name + "' (known: " + join(known) + ")");
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -1,13 +1,11 @@
-#include "sweep.hpp"
+#include <energy_audit/studies/sweep.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 namespace {
 
 /// Every combination of one value per name, the last name varying fastest.
@@ -24,12 +22,6 @@ std::vector<std::vector<Assignment>> combinations(const std::vector<AssignmentLi
     all = std::move(next);
   }
   return all;
-}
-
-std::string number(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return error == std::errc() ? std::string(buffer, end) : std::string("nan");
 }
 
 /// What one run gives, as it travels from the rank that ran it.
@@ -98,65 +90,4 @@ SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vecto
   return result;
 }
 
-void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep) {
-  out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.workers.text() << "\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-28s %-12s %-5s %-10s %-11s %-11s %-9s %s\n", "values", "method", "", "h / rtol",
-                "delta_C", "verdict", "rhs evals", "wall");
-  out << line;
-  for (const SweepRun& run : sweep.runs) {
-    std::string values;
-    for (const auto* list : {&run.parameters, &run.initial_values}) {
-      for (const Assignment& a : *list) values += (values.empty() ? "" : " ") + a.name + "=" + number(a.value);
-    }
-    std::snprintf(line, sizeof line, "%-28s %-12s %-5s %-10.4g %-11.3e %-11s %-9zu %.3g s\n", values.c_str(),
-                  run.method.c_str(), run.adaptive ? "rtol" : "h", run.resolution, run.delta_C,
-                  run.verdict.empty() ? "not run" : run.verdict.c_str(), run.rhs_evaluations, run.wall_seconds);
-    out << line;
-  }
-  if (sweep.interrupted) out << "interrupted: the runs marked 'not run' did not start\n";
-}
-
-void write_sweep_csv(OutputFile& file, const SweepResult& sweep) {
-  std::string header;
-  if (!sweep.runs.empty()) {
-    for (const auto* list : {&sweep.runs.front().parameters, &sweep.runs.front().initial_values}) {
-      for (const Assignment& a : *list) header += a.name + ",";
-    }
-  }
-  file.write(header + "method,step,rtol,delta_C,verdict,steps,rhs_evals\n");
-  for (const SweepRun& run : sweep.runs) {
-    std::string row;
-    for (const auto* list : {&run.parameters, &run.initial_values}) {
-      for (const Assignment& a : *list) row += number(a.value) + ",";
-    }
-    row += run.method + "," + (run.adaptive ? "" : number(run.resolution)) + "," +
-           (run.adaptive ? number(run.resolution) : "") + "," + number(run.delta_C) + "," +
-           (run.verdict.empty() ? "not run" : run.verdict) + "," + std::to_string(run.steps) + "," +
-           std::to_string(run.rhs_evaluations) + "\n";
-    file.write(row);
-  }
-}
-
-void write_sweep_json(OutputFile& file, const std::string& model, const SweepResult& sweep) {
-  using Json = nlohmann::ordered_json;
-  Json runs = Json::array();
-  for (const SweepRun& run : sweep.runs) {
-    Json values = Json::object();
-    for (const auto* list : {&run.parameters, &run.initial_values}) {
-      for (const Assignment& a : *list) values[a.name] = a.value;
-    }
-    runs.push_back({{"values", values},
-                    {"method", run.method},
-                    {run.adaptive ? "rtol" : "step", run.resolution},
-                    {"delta_C", std::isfinite(run.delta_C) ? Json(run.delta_C) : Json(nullptr)},
-                    {"verdict", run.verdict.empty() ? Json(nullptr) : Json(run.verdict)},
-                    {"steps", run.steps},
-                    {"rhs_evals", run.rhs_evaluations},
-                    {"wall_seconds", run.wall_seconds}});
-  }
-  const Json j{{"model", model}, {"threads", sweep.workers.threads}, {"ranks", sweep.workers.ranks}, {"interrupted", sweep.interrupted}, {"runs", runs}};
-  file.write(j.dump(2) + "\n");
-}
-
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

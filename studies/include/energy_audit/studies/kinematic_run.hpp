@@ -1,25 +1,34 @@
 #pragma once
 /// \file
-/// The command line's kinematic models (seed 001): first-order systems q̇ = w(q, t) that keep
-/// their constraints by the pseudo-inverse (kinematic_system.hpp), audited by the drift of their
-/// constraints (constraint_drift_audit.hpp) instead of C. One run, and the linear theory of
-/// a fixed-step method on them (stability_polynomial.hpp).
+/// Kinematic models (seed 001): first-order systems q̇ = w(q, t) that keep their constraints by
+/// the pseudo-inverse (kinematic_system.hpp), audited by the drift of their constraints
+/// (constraint_drift_audit.hpp) instead of C. Their entry, one run (run_kinematic), and the
+/// linear theory of a fixed-step method on them (stability_polynomial.hpp).
 
+#include <chrono>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <energy_audit/constraint_drift_audit.hpp>
+#include <energy_audit/integrate_const.hpp>
+#include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/stability_polynomial.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
+#include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/transverse_multiplier.hpp>
 
-#include "methods.hpp"
-#include "run_model.hpp"
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/run_model.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct KinematicSettings {
   Method method = find_method("rk4");
@@ -78,8 +87,10 @@ struct KinematicEntry {
   /// The named starts of a stability map (the first is the default of run).
   std::vector<std::pair<std::string, std::vector<Assignment>>> starts;
   Interval interval;
-  /// Checks --set and --init (UsageError naming an unknown name), and the method: the kinematic
-  /// models run on the explicit fixed-step methods and CVODES.
+  /// Checks the parameter and initial values: throws SettingsError naming an unknown name.
+  std::function<void(const ModelSetup&)> check_setup;
+  /// Checks the setup (check_setup) and the method: the kinematic models run on the explicit
+  /// fixed-step methods and CVODES.
   void check(const ModelSetup& setup, const KinematicSettings& settings) const;
   /// Runs the model; a failure ends the run as RunEnd::Error, it does not throw.
   std::function<KinematicOutcome(const ModelSetup&, const KinematicSettings&)> run;
@@ -89,9 +100,100 @@ struct KinematicEntry {
   std::function<double(const ModelSetup&, const Method&, double tau, int points)> transverse_multiplier;
 };
 
-/// The kinematic models, by name.
-const std::vector<KinematicEntry>& kinematic_registry();
-/// The model called `name`, or null when it is not a kinematic model.
-const KinematicEntry* find_kinematic_model(const std::string& name);
+/// The stability polynomial of an explicit Runge–Kutta method of the list; throws SettingsError
+/// for any other method.
+StabilityPolynomial stability_polynomial(const Method& method);
 
-}  // namespace energy_audit::cli
+namespace detail {
+
+/// Records ‖f‖ into the drift audit and, when kept, the state rows.
+/// Stops the run (through `stop`, the integrator's request) once ‖f‖ leaves settings.stop_above
+/// or the user's request comes.
+template <class System>
+struct KinematicObserver {
+  const System& system;
+  KinematicOutcome& outcome;
+  const KinematicSettings& settings;
+  StopRequest& stop;
+  bool left_bound = false;
+  void begin_run(double t0, double t1) { outcome.drift.begin_run(t0, t1); }
+  void operator()(const ConstVectorRef& q, double t) {
+    const double drift = system.constraint_values(q, t).norm();
+    outcome.drift.record(t, drift);
+    if (!(drift <= settings.stop_above)) {
+      left_bound = true;
+      stop.request();
+    }
+    if (stop_requested(settings.stop)) stop.request();
+    if (settings.keep_history) {
+      outcome.history.push_back(t);
+      for (Index i = 0; i < q.size(); ++i) outcome.history.push_back(q[i]);
+      outcome.history.push_back(drift);
+    }
+  }
+  void end_run(RunEnd end, double t) { outcome.drift.end_run(end, t); }
+};
+
+}  // namespace detail
+
+/// Runs the kinematic model `model` from `start` with `settings`, on `outcome` filled with what
+/// the entry knows (model, interval, parameters, initial values, coordinate names); the
+/// transverse multiplier of a fixed-step method is averaged over Model::constraint_points. A
+/// failure ends the run as RunEnd::Error, it does not throw.
+template <class Model>
+KinematicOutcome run_kinematic(const Model& model, Vector start, KinematicOutcome outcome,
+                               const KinematicSettings& settings) {
+  const KinematicSystem<Model> system(model);
+  outcome.method = settings.method;
+  outcome.step = settings.step;
+  outcome.cvodes = settings.cvodes;
+  outcome.t_reached = outcome.interval.t0;
+  Vector q = std::move(start);
+  StopRequest stop;
+  detail::KinematicObserver<KinematicSystem<Model>> observer{system, outcome, settings, stop};
+  const auto started = std::chrono::steady_clock::now();
+  // The results count as the run goes, so that a run an exception ends keeps what it computed.
+  sun::CvodesResult adaptive_result;
+  IntegrationResult fixed_step_result;
+  const auto take_counts = [&] {
+    if (settings.method.adaptive()) {
+      outcome.steps = static_cast<std::size_t>(adaptive_result.counters.steps);
+      outcome.rhs_evaluations = static_cast<std::size_t>(adaptive_result.counters.rhs_evaluations +
+                                                         adaptive_result.counters.jacobian_rhs_evaluations);
+      outcome.t_reached = adaptive_result.t_reached;
+    } else {
+      outcome.steps = fixed_step_result.steps;
+      outcome.rhs_evaluations = fixed_step_result.rhs_evaluations;
+      outcome.t_reached = fixed_step_result.t_reached;
+    }
+  };
+  try {
+    if (settings.method.adaptive()) {
+      sun::CvodesOptions options = settings.cvodes;
+      options.method = settings.method.multistep;
+      outcome.cvodes = options;
+      sun::integrate_cvodes(adaptive_result, system, q, outcome.interval.t0, outcome.interval.t_end, observer,
+                            options, &stop);
+      outcome.end = adaptive_result.end;
+    } else {
+      FixedStepper stepper(settings.method.fixed_step);
+      integrate_const(fixed_step_result, stepper, system, q, outcome.interval.t0, outcome.interval.t_end,
+                      settings.step, observer, &stop);
+      outcome.end = fixed_step_result.end;
+      if (settings.multiplier_points > 0) {
+        outcome.transverse_multiplier = transverse_multiplier(stepper, system, settings.step, outcome.interval.t0,
+                                                              Model::constraint_points(settings.multiplier_points));
+      }
+    }
+    take_counts();
+  } catch (const std::exception& e) {
+    take_counts();
+    outcome.end = RunEnd::Error;
+    outcome.error = e.what();
+  }
+  if (observer.left_bound && outcome.end == RunEnd::Interrupted) outcome.end = RunEnd::Diverged;
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return outcome;
+}
+
+}  // namespace energy_audit::studies

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Every integration method the command line offers: the native fixed-step ones and the
+/// Every integration method the studies offer: the native fixed-step ones and the
 /// adaptive SUNDIALS ones.
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 enum class MethodKind { FixedStep, Cvodes, Idas };
 
@@ -30,7 +30,7 @@ struct Method {
 const std::vector<Method>& all_methods();
 /// The fixed-step methods' names, in the list's order: compare's default --methods.
 std::vector<std::string> fixed_step_method_names();
-/// The method called `name`; throws UsageError naming the known ones (`option` names the flag).
+/// The method called `name`; throws SettingsError naming the known ones (`option` names the flag).
 const Method& find_method(const std::string& name, const char* option = "--method");
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

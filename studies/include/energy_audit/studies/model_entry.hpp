@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// The models the command line knows by name. An entry runs a DescribedModel with the user's
-/// --set and --init through the integrators' templates, compiled for that model's system;
-/// `models_*.cpp` list the entries, `models.cpp` the families.
+/// A model the studies run by name: its entry runs a DescribedModel with the user's parameter
+/// and initial values (ModelSetup) through the integrators' templates, compiled for that model's
+/// system. make_entry makes the entry of any DescribedModel.
 
 #include <algorithm>
 #include <functional>
@@ -17,11 +17,11 @@
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
-#include "run_model.hpp"
-#include "run_system.hpp"
-#include "usage_error.hpp"
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_system.hpp>
+#include <energy_audit/studies/settings_error.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct ModelEntry {
   std::string name;
@@ -66,7 +66,7 @@ struct ModelEntry {
     return (has_hand_accelerations && form == Form::Lagrange) ||
            (has_equation_error && (form == Form::Multipliers || form == Form::Maggi));
   }
-  /// Applies --set and --init to a fresh model; throws UsageError naming an unknown name or a
+  /// Applies --set and --init to a fresh model; throws SettingsError naming an unknown name or a
   /// value outside its domain, and the option as `names` spells it.
   std::function<void(const ModelSetup&, const OptionNames& names)> check_setup;
   /// Integrates the model with the setup applied; fills the outcome's parameters, counters and
@@ -99,12 +99,12 @@ void assign(M& model, const Members& members, const Assignment& a, const std::st
   const auto it = std::find_if(members.begin(), members.end(),
                                [&](const auto& m) { return m.name == a.name; });
   if (it == members.end()) {
-    throw UsageError(option + ": model " + model_name + " has no '" + a.name + "' (it has: " +
-                     join(names_of(members)) + ")");
+    throw SettingsError(option + ": model " + model_name + " has no '" + a.name + "' (it has: " +
+                        join(names_of(members)) + ")");
   }
   if (!within_domain(it->domain, a.value)) {
-    throw UsageError(option + ": " + a.name + " = " + to_text(a.value) + " must be " +
-                     domain_text(it->domain));
+    throw SettingsError(option + ": " + a.name + " = " + to_text(a.value) + " must be " +
+                        domain_text(it->domain));
   }
   model.*(it->member) = a.value;
 }
@@ -265,21 +265,4 @@ ModelEntry make_entry(std::string name, std::string description,
   return make_entry<M>(std::move(name), std::move(description), M{}, source);
 }
 
-/// The model families, listed by models.cpp in this order: the trolley cranes (models_crane.cpp),
-/// the mechanisms (models_mechanism.cpp), the crane3d models (models_crane3d.cpp) and the
-/// container models (models_container.cpp).
-std::vector<ModelEntry> crane_entries();
-std::vector<ModelEntry> mechanism_entries();
-std::vector<ModelEntry> crane3d_entries();
-std::vector<ModelEntry> container_entries();
-
-/// Every model, in the order of models.cpp.
-const std::vector<ModelEntry>& model_registry();
-/// The names of every model, in registry order.
-std::vector<std::string> model_names();
-/// The names of the models with constraints, in registry order (the models idas runs).
-std::vector<std::string> multiplier_model_names();
-/// The model called `name`; throws UsageError naming the known ones.
-const ModelEntry& find_model(const std::string& name);
-
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies
