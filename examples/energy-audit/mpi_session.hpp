@@ -4,8 +4,7 @@
 /// srun): MPI is initialized for the life of the object and finalized after. Started any other
 /// way — or built without MPI — the process is a job of one rank and MPI is never initialized,
 /// so a plain `energy-audit` run never touches MPI. The job's ranks share the runs of a study
-/// (run_pool.hpp): each rank takes the next index from a counter on rank 0 (MPI one-sided
-/// fetch-and-add) until none is left, and the results, encoded, are gathered on every rank.
+/// (run_pool.hpp) as the studies' MpiRanks do (mpi_ranks.hpp, EnergyAudit::studies_mpi).
 
 #include <cstddef>
 #include <vector>
@@ -30,8 +29,7 @@ class MpiSession final : public studies::RankGroup {
   /// waiting for this one, would not see.
   [[noreturn]] void abort(int status) const;
 
-  /// The leading rank counts on `progress` the indices certainly done: those taken before its
-  /// next one, but for one in flight on each other rank.
+  /// The runs across the job's ranks (studies::MpiRanks); built without MPI, a logic error.
   std::vector<Encoded> map_encoded(std::size_t count, const Encoder& encode, studies::ProgressLine& progress,
                                    std::size_t units_each) const override;
 
