@@ -713,7 +713,7 @@ struct StabilityCommand {
     for (const KinematicEntry& entry : kinematic_registry()) kinematic_names.push_back(entry.name);
     command.add_option("MODEL", model, "a kinematic model (see `energy-audit list`)")->required()->check(one_of(kinematic_names));
     command.add_option("--methods", methods, "comma-separated explicit Runge-Kutta methods (euler, rk2, rk3, rk4, rkg)")
-        ->delimiter(',')->check(CLI::IsMember({"euler", "rk2", "rk3", "rk4", "rkg"}))->default_str("euler,rk2,rk3,rk4");
+        ->delimiter(',')->check(CLI::IsMember(stability_method_names()))->default_str("euler,rk2,rk3,rk4");
     command.add_option("--steps", steps, "comma-separated steps tau")
         ->delimiter(',')->check(positive_number())->default_str("0.002,0.005,0.01");
     command.add_option("--k", gains, "the gains, FIRST:STEP:LAST")->capture_default_str()->type_name("FIRST:STEP:LAST");
@@ -862,7 +862,7 @@ struct AdviseCommand {
     for (const Method& m : method_list) {
       any_fixed = any_fixed || !m.adaptive();
       any_adaptive = any_adaptive || m.adaptive();
-      any_adams = any_adams || m.name == "cvode-adams";
+      any_adams = any_adams || m.chooses_iteration;
       RunSettings trial = settings.base;
       trial.method = m;
       check_settings(entry, common.setup(), trial);
@@ -946,7 +946,7 @@ struct SweepCommand {
     for (const std::string& name : methods) {
       plan.methods.push_back(find_method(name, "--methods"));
       (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
-      any_adams = any_adams || name == "cvode-adams";
+      any_adams = any_adams || plan.methods.back().chooses_iteration;
     }
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + join(methods));
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + join(methods));

@@ -1,18 +1,11 @@
 #include <energy_audit/studies/kinematic_run.hpp>
 
-#include <string_view>
-
 #include <energy_audit/studies/settings_error.hpp>
 
 namespace energy_audit::studies {
 
 StabilityPolynomial stability_polynomial(const Method& method) {
-  const std::string_view name = method.fixed_step.info().name;
-  if (name == "euler") return StabilityPolynomial(euler_tableau());
-  if (name == "rk2") return StabilityPolynomial(heun_tableau());
-  if (name == "rk3") return StabilityPolynomial(kutta3_tableau());
-  if (name == "rk4") return StabilityPolynomial(rk4_tableau());
-  if (name == "rkg") return StabilityPolynomial(gill_tableau());
+  if (method.stability) return *method.stability;
   throw SettingsError("method " + method.name + " is not an explicit Runge-Kutta method: it has no stability polynomial");
 }
 

@@ -165,7 +165,7 @@ void check_finite(const std::vector<Assignment>& assignments, const std::string&
 }  // namespace
 
 MethodsUsed methods_used(const Method& method) {
-  return {!method.adaptive(), method.adaptive(), method.name == "cvode-adams", method.name};
+  return {!method.adaptive(), method.adaptive(), method.chooses_iteration, method.name};
 }
 
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings) {
