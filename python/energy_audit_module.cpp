@@ -23,13 +23,13 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/run_progress.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/progress.hpp>
+#include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
-#include "methods.hpp"
 #include "model_registry.hpp"
-#include "progress.hpp"
 #include "report.hpp"
-#include "run_model.hpp"
 #include "usage_error.hpp"
 
 namespace py = pybind11;

@@ -11,26 +11,11 @@
 namespace energy_audit::cli {
 namespace {
 
-/// Whether all of `text` is a number; it is then in `value`.
-bool parse_double(const std::string& text, double& value) {
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  return !text.empty() && stop == end && error == std::errc();
-}
-
 /// The number in `text`, or an error message.
 std::string read_number(const std::string& text, double& value) {
-  if (!parse_double(text, value)) return "'" + text + "' is not a number";
+  if (!studies::parse_number(text, value)) return "'" + text + "' is not a number";
   if (!std::isfinite(value)) return "'" + text + "' is not finite";
   return {};
-}
-
-/// All of what is left in `in`, blanks included, as the validators saw the option's text (`in >>`
-/// would stop at the first blank); the fail bit when nothing is left.
-std::string read_all(std::istream& in) {
-  std::string text(std::istreambuf_iterator<char>(in), {});
-  if (text.empty()) in.setstate(std::ios::failbit);
-  return text;
 }
 
 // The validators have no description: the help shows the option's type and default only.
@@ -122,38 +107,6 @@ CLI::Validator one_of(std::vector<std::string> names) {
         return "unknown '" + text + "' (known: " + list + ")";
       },
       "");
-}
-
-std::istream& operator>>(std::istream& in, Assignment& a) {
-  const std::string text = read_all(in);
-  const auto equals = text.find('=');
-  if (equals == std::string::npos || !parse_double(text.substr(equals + 1), a.value)) {
-    in.setstate(std::ios::failbit);
-    return in;
-  }
-  a.name = text.substr(0, equals);
-  return in;
-}
-
-std::istream& operator>>(std::istream& in, AssignmentList& a) {
-  const std::string text = read_all(in);
-  const auto equals = text.find('=');
-  if (equals == std::string::npos) {
-    in.setstate(std::ios::failbit);
-    return in;
-  }
-  a.name = text.substr(0, equals);
-  a.values.clear();
-  std::istringstream values(text.substr(equals + 1));
-  for (std::string item; std::getline(values, item, ',');) {
-    double value = 0;
-    if (!parse_double(item, value)) {
-      in.setstate(std::ios::failbit);
-      return in;
-    }
-    a.values.push_back(value);
-  }
-  return in;
 }
 
 std::vector<double> GainRange::values() const {

@@ -4,12 +4,13 @@
 /// NAME=VALUE type of --set and --init, and the FIRST:STEP:LAST range of --k. CLI11 prefixes each
 /// message with the option's name.
 
-#include <istream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include <energy_audit/studies/assignment.hpp>
 
 namespace energy_audit::cli {
 
@@ -29,27 +30,10 @@ CLI::Validator assignment_list();
 /// One of `names`; the message lists them.
 CLI::Validator one_of(std::vector<std::string> names);
 
-/// NAME=VALUE as given to --set and --init. Not an aggregate: CLI11 would otherwise build it
-/// from the option's text as Assignment{text} instead of reading it with operator>>.
-struct Assignment {
-  Assignment() = default;
-  Assignment(std::string name_, double value_) : name(std::move(name_)), value(value_) {}
-  std::string name;
-  double value = 0;
-};
-
-/// Reads NAME=VALUE (checked beforehand by assignment()): CLI11 converts an option's text with it.
-std::istream& operator>>(std::istream& in, Assignment& a);
-
-/// NAME=V1,V2,... as given to sweep's --set and --init: the values a sweep runs through.
-struct AssignmentList {
-  AssignmentList() = default;
-  std::string name;
-  std::vector<double> values;
-};
-
-/// Reads NAME=V1,V2,... (checked beforehand by assignment_list()).
-std::istream& operator>>(std::istream& in, AssignmentList& a);
+/// NAME=VALUE as given to --set and --init, NAME=V1,V2,... as given to sweep's: CLI11 reads
+/// them with the studies' operator>> (checked beforehand by assignment() and assignment_list()).
+using studies::Assignment;
+using studies::AssignmentList;
 
 /// FIRST:STEP:LAST, as --k takes it: FIRST, FIRST + STEP, ... up to LAST (within 1e-9 STEP).
 struct GainRange {

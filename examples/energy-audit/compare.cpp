@@ -6,9 +6,9 @@
 
 #include <energy_audit/history.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/transferable.hpp>
 
 #include "drift_envelope.hpp"
-#include "transferable.hpp"
 
 namespace energy_audit::cli {
 namespace {

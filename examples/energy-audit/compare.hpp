@@ -14,10 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "methods.hpp"
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
+
 #include "model_registry.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 

@@ -9,7 +9,7 @@
 #include <energy_audit/error.hpp>
 
 #include "number_text.hpp"
-#include "run_end_text.hpp"
+#include <energy_audit/run_end.hpp>
 
 namespace energy_audit::cli {
 namespace {

@@ -3,6 +3,8 @@
 // family's file here; each family compiles in a translation unit of its own.
 #include "model_registry.hpp"
 
+#include <energy_audit/studies/model_catalog.hpp>
+
 namespace energy_audit::cli {
 
 const std::vector<ModelEntry>& model_registry() {
@@ -13,6 +15,8 @@ const std::vector<ModelEntry>& model_registry() {
     }
     return list;
   }();
+  static const bool registered = (register_model_catalog(models), true);
+  (void)registered;
   return models;
 }
 

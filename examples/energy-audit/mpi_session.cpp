@@ -2,9 +2,12 @@
 
 #include <cstdlib>
 #include <initializer_list>
+#include <stdexcept>
 
 #ifdef EA_HAVE_MPI
 #include <mpi.h>
+
+#include <energy_audit/studies/mpi_ranks.hpp>
 #endif
 
 namespace energy_audit::cli {
@@ -47,6 +50,23 @@ void MpiSession::abort(int status) const {
 MpiSession::MpiSession(int&, char**&) {}
 MpiSession::~MpiSession() = default;
 void MpiSession::abort(int status) const { std::exit(status); }
+
+#endif
+
+#ifdef EA_HAVE_MPI
+
+std::vector<studies::RankGroup::Encoded> MpiSession::map_encoded(std::size_t count, const Encoder& encode,
+                                                                studies::ProgressLine& progress,
+                                                                std::size_t units_each) const {
+  return studies::MpiRanks().map_encoded(count, encode, progress, units_each);
+}
+
+#else
+
+std::vector<studies::RankGroup::Encoded> MpiSession::map_encoded(std::size_t, const Encoder&, studies::ProgressLine&,
+                                                                std::size_t) const {
+  throw std::logic_error("this energy-audit was built without MPI");
+}
 
 #endif
 

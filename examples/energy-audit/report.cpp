@@ -8,10 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "number_text.hpp"
-#include "run_end_text.hpp"
-
 #include <energy_audit/error.hpp>
+#include <energy_audit/run_end.hpp>
+#include <energy_audit/studies/transferable.hpp>
+
+#include "number_text.hpp"
 
 namespace energy_audit::cli {
 namespace {

@@ -16,11 +16,11 @@
 
 #include <energy_audit/audit.hpp>
 #include <energy_audit/history.hpp>
+#include <energy_audit/studies/run_model.hpp>
 
 #include "compare.hpp"
 #include "model_registry.hpp"
 #include "output_file.hpp"
-#include "run_model.hpp"
 
 namespace energy_audit::cli {
 

@@ -12,11 +12,13 @@
 #include <vector>
 
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/run_model.hpp>
 
 #include "output_file.hpp"
-#include "run_model.hpp"
 
 namespace energy_audit::cli {
+
+using namespace energy_audit::studies;
 
 /// One run that corresponds to a row (or rows) of the paper's table.
 struct PaperRun {

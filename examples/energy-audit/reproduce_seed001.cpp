@@ -5,9 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kinematic_run.hpp"
+#include <energy_audit/studies/stability_map.hpp>
+
+#include "kinematic_models.hpp"
 #include "number_text.hpp"
-#include "stability_map.hpp"
 
 namespace energy_audit::cli {
 namespace {

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/run_pool.hpp>
 
 #include "output_file.hpp"
-#include "run_pool.hpp"
 
 namespace energy_audit::cli {
+
+using namespace energy_audit::studies;
 
 struct ClaimCheck {
   std::string claim;     ///< what the paper says

@@ -7,10 +7,13 @@
 #include <ostream>
 #include <string>
 
+#include <energy_audit/studies/stability_map.hpp>
+
 #include "output_file.hpp"
-#include "stability_map.hpp"
 
 namespace energy_audit::cli {
+
+using namespace energy_audit::studies;
 
 void print_stability_map(std::ostream& out, const std::string& model, const StabilityMap& map);
 void write_stability_csv(OutputFile& file, const StabilityMap& map);

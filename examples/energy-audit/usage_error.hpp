@@ -1,19 +1,14 @@
 #pragma once
 /// \file
-/// Command-line usage errors (exit status 2): the message names the argument at fault.
+/// Command-line usage errors (exit status 2): the message names the argument at fault. They are
+/// the studies' settings errors (settings_error.hpp), which the studies throw for what the
+/// command line passes on from its options.
 
-#include <stdexcept>
-#include <string>
-#include <vector>
+#include <energy_audit/studies/settings_error.hpp>
 
 namespace energy_audit::cli {
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// "a, b, c": names for a message.
-std::string join(const std::vector<std::string>& names);
+using UsageError = studies::SettingsError;
+using studies::join;
 
 }  // namespace energy_audit::cli

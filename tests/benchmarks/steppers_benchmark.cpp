@@ -58,7 +58,7 @@
 #include <hoisted_pendulum.hpp>
 #include <moving_support_pendulum.hpp>
 #include <model_registry.hpp>
-#include <run_model.hpp>
+#include <energy_audit/studies/run_model.hpp>
 
 #include "benchmark_support.hpp"
 

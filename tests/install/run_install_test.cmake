@@ -3,7 +3,8 @@
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
 # SUNDIALS_VERSION in SUNDIALS_DIR), and configures, builds and runs the consumer of the core
-# alone (SUNDIALS hidden) and the consumers of the CVODES and of the IDAS adapter.
+# alone (SUNDIALS hidden), the consumers of the CVODES and of the IDAS adapter, and the consumer
+# of the studies, which calls advise.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -49,7 +50,7 @@ configure_probe(sundials_hidden "SUNDIALS not found" "${find_sundials}" ${hide_s
 string(REGEX MATCH "^[0-9]+" sundials_major "${SUNDIALS_VERSION}")
 configure_probe(cvodes_without_sundials "SUNDIALS adapters need SUNDIALS ${sundials_major}\\.x"
   "find_package(EnergyAudit REQUIRED COMPONENTS cvodes)" ${hide_sundials})
-configure_probe(unknown_component "Unknown component \"cvode\": the components are core, cvodes and idas"
+configure_probe(unknown_component "Unknown component \"cvode\": the components are core, cvodes, idas"
   "find_package(EnergyAudit REQUIRED COMPONENTS cvode)")
 
 # The adapters find the SUNDIALS they were built with, also where the system has another one.
@@ -105,7 +106,7 @@ configure_probe(idas_without_cvodes ok "${link_closure}\ncheck_adapter(idas cvod
 configure_probe(cvodes_without_idas ok "${link_closure}\ncheck_adapter(cvodes idas)")
 
 # A sanitized build installs sanitized libraries: the consumers must be built the same way.
-foreach(consumer IN ITEMS core cvodes idas)
+foreach(consumer IN ITEMS core cvodes idas studies)
   set(options -D CONSUMER_COMPONENT=${consumer})
   if(consumer STREQUAL "core")
     list(APPEND options ${hide_sundials})

@@ -8,14 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include <energy_audit/studies/methods.hpp>
+
 #include "command_outputs.hpp"
 #include "interruption.hpp"
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
-#include "step_advisor.hpp"
+#include "advice_report.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -89,7 +90,7 @@ struct AdviseCommand {
     for (const Method& m : method_list) {
       any_fixed = any_fixed || !m.adaptive();
       any_adaptive = any_adaptive || m.adaptive();
-      any_adams = any_adams || m.name == "cvode-adams";
+      any_adams = any_adams || m.chooses_iteration;
       RunSettings trial = settings.base;
       trial.method = m;
       check_settings(entry, common.setup(), trial);

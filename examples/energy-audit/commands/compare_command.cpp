@@ -6,19 +6,19 @@
 #include <vector>
 
 #include <energy_audit/error.hpp>
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
 
 #include "command_outputs.hpp"
 #include "compare.hpp"
 #include "interruption.hpp"
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "report.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -78,7 +78,7 @@ struct CompareCommand {
     for (const std::string& name : methods) {
       plan.methods.push_back(find_method(name, "--methods"));
       (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
-      any_adams = any_adams || name == "cvode-adams";
+      any_adams = any_adams || plan.methods.back().chooses_iteration;
     }
     const std::string method_text = join(methods);
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include <energy_audit/studies/methods.hpp>
+
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 
 namespace energy_audit::cli {

@@ -2,8 +2,9 @@
 
 #include <limits>
 
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include <energy_audit/studies/methods.hpp>
+
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 #include "usage_error.hpp"
 

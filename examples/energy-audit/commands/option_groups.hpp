@@ -12,15 +12,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <energy_audit/studies/progress.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
+
 #include "cli_options.hpp"
 #include "mpi_session.hpp"
-#include "progress.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
+
+namespace energy_audit::studies {
+struct ModelEntry;
+}
 
 namespace energy_audit::cli {
 
-struct ModelEntry;
+using namespace energy_audit::studies;
 
 /// Refuses an option the user gave that has no effect on this run.
 void refuse_if_given(const CLI::Option* option, const std::string& why);

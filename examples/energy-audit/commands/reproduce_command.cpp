@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <energy_audit/studies/run_pool.hpp>
+
 #include "command_outputs.hpp"
 #include "interruption.hpp"
 #include "option_groups.hpp"
@@ -14,7 +16,6 @@
 #include "plots.hpp"
 #include "reproduce.hpp"
 #include "reproduce_seed001.hpp"
-#include "run_pool.hpp"
 
 namespace energy_audit::cli {
 namespace {

@@ -8,16 +8,17 @@
 #include <string>
 #include <vector>
 
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/run_model.hpp>
+
 #include "command_outputs.hpp"
 #include "interruption.hpp"
 #include "kinematic_report.hpp"
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "report.hpp"
-#include "run_model.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {

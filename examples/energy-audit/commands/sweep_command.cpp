@@ -8,14 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include <energy_audit/studies/methods.hpp>
+
 #include "command_outputs.hpp"
 #include "interruption.hpp"
-#include "kinematic_run.hpp"
-#include "methods.hpp"
+#include "kinematic_models.hpp"
 #include "model_registry.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
-#include "sweep.hpp"
+#include "sweep_report.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -81,7 +82,7 @@ struct SweepCommand {
     for (const std::string& name : methods) {
       plan.methods.push_back(find_method(name, "--methods"));
       (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
-      any_adams = any_adams || name == "cvode-adams";
+      any_adams = any_adams || plan.methods.back().chooses_iteration;
     }
     if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + join(methods));
     if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + join(methods));

@@ -13,4 +13,16 @@ enum class RunEnd {
   Interrupted,  ///< stopped at a step boundary on request (StopRequest)
 };
 
+/// "finished", "diverged", "error" or "interrupted": the records' "end", and the verdict of a run
+/// that did not finish.
+constexpr const char* run_end_name(RunEnd end) {
+  switch (end) {
+    case RunEnd::Diverged: return "diverged";
+    case RunEnd::Error: return "error";
+    case RunEnd::Interrupted: return "interrupted";
+    case RunEnd::Finished: break;
+  }
+  return "finished";
+}
+
 }  // namespace energy_audit

@@ -1,9 +1,12 @@
 // Built against the installed package: a model, a stepper, the audit and the energy-balance
 // assertion (EnergyAudit::testing) from the outside, with
-// CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES).
+// CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES),
+// with CONSUMER_STUDIES the studies (advise on a model described here).
 #define BOOST_TEST_MODULE consumer_test
+#include <array>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include <boost/test/unit_test.hpp>
 
@@ -11,6 +14,12 @@
 #include <energy_audit/testing/check_energy_balance.hpp>
 #ifdef CONSUMER_CVODES
 #include <energy_audit/sundials/integrate_cvodes.hpp>
+#endif
+#ifdef CONSUMER_STUDIES
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/run_pool.hpp>
+#include <energy_audit/studies/step_advisor.hpp>
 #endif
 #ifdef CONSUMER_IDAS
 #include <energy_audit/sundials/ida_drop_in.h>
@@ -58,6 +67,25 @@ struct CartesianPendulum {
     return energy_audit::VectorN<S, 1>(0.5 * (q[0] * q[0] + q[1] * q[1] - 1.0));
   }
 };
+
+#ifdef CONSUMER_STUDIES
+// The pendulum described for the studies: its parameter and initial values by name, its interval.
+struct DescribedPendulum : Pendulum {
+  double angle = 0.3;
+  static constexpr energy_audit::Interval interval{0.0, 2.0};
+  static constexpr std::array<std::string_view, 1> coordinate_names() { return {"phi"}; }
+  static constexpr auto parameters() { return std::array<energy_audit::NamedMember<DescribedPendulum>, 0>{}; }
+  static constexpr auto initial_values() {
+    return std::array{energy_audit::NamedMember<DescribedPendulum>{"phi", &DescribedPendulum::angle, "angle [rad]"}};
+  }
+  energy_audit::InitialState<1> initial_state() const {
+    energy_audit::InitialState<1> state;
+    state.q[0] = angle;
+    state.v[0] = 0.0;
+    return state;
+  }
+};
+#endif
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(installed_library_integrates_and_audits) {
@@ -111,5 +139,29 @@ BOOST_AUTO_TEST_CASE(installed_ida_drop_in_headers_build_an_audit) {
   EaIdaAudit* c_audit = ea_ida_audit_create(0, nullptr, nullptr, nullptr, nullptr, 1e-3);
   BOOST_TEST(std::string(ea_ida_audit_last_error(c_audit)).find("NULL") != std::string::npos);
   ea_ida_audit_free(c_audit);
+}
+#endif
+
+#ifdef CONSUMER_STUDIES
+BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step) {
+  namespace studies = energy_audit::studies;
+  const studies::ModelEntry pendulum = studies::make_entry<DescribedPendulum>("pendulum", "a pendulum of 1 m");
+  studies::AdviceSettings settings;
+  settings.target = 1e-6;
+  const studies::Advice advice = studies::advise(
+      pendulum, {}, {studies::find_method("rk4"), studies::find_method("cvode-bdf")}, settings, studies::RunPool(2));
+  BOOST_REQUIRE_EQUAL(advice.methods.size(), 2u);
+  BOOST_REQUIRE(advice.recommended.has_value());
+  for (const studies::MethodAdvice& method : advice.methods) {
+    BOOST_TEST_CONTEXT(method.method) {
+      BOOST_REQUIRE(method.answer.has_value());
+      BOOST_TEST(method.answer->meets);
+      BOOST_TEST(method.answer->delta_C <= 1e-6);
+      // The step it found is a real bracket: the next larger one missed the target.
+      if (method.next) BOOST_TEST(!method.next->meets);
+    }
+  }
+  BOOST_TEST(advice.methods[0].answer->resolution > 1e-4);
+  BOOST_TEST(advice.methods[0].answer->resolution < 0.5);
 }
 #endif

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 /// A result that can travel between ranks: convertible to and from JSON (to_json and from_json
 /// found by argument-dependent lookup, or nlohmann's own for numbers, strings and containers).
@@ -29,4 +29,4 @@ std::optional<T> optional_from_json(const nlohmann::json& json) {
   return json.is_null() ? std::nullopt : std::optional<T>(json.get<T>());
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

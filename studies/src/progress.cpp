@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include <energy_audit/studies/progress.hpp>
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 namespace {
 
 constexpr auto redraw_interval = std::chrono::milliseconds(200);
@@ -139,4 +139,4 @@ std::string ProgressLine::text(bool final) const {
   return line;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

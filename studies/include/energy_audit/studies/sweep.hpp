@@ -1,21 +1,19 @@
 #pragma once
 /// \file
-/// `energy-audit sweep`: one model over the Cartesian product of parameter values, initial
-/// values, methods and steps (rtols for the adaptive methods), each run audited, the runs on a
-/// pool of threads or across MPI ranks (run_pool.hpp) with every result at its own index: the
-/// table equals a serial run's, run by run.
+/// A sweep (`energy-audit sweep`): one model over the Cartesian product of parameter values,
+/// initial values, methods and steps (rtols for the adaptive methods), each run audited, the runs
+/// on a pool of threads or across the ranks of a group (run_pool.hpp) with every result at its
+/// own index: the table equals a serial run's, run by run.
 
-#include <ostream>
 #include <string>
 #include <vector>
 
-#include "cli_options.hpp"
-#include "model_registry.hpp"
-#include "output_file.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
+#include <energy_audit/studies/assignment.hpp>
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct SweepPlan {
   std::vector<AssignmentList> parameters, initial_values;  ///< each NAME with the values it takes
@@ -48,8 +46,4 @@ std::vector<SweepRun> plan_runs(const ModelEntry& model, const SweepPlan& plan);
 SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vector<SweepRun> runs,
                       const RunPool& pool);
 
-void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep);
-void write_sweep_csv(OutputFile& file, const SweepResult& sweep);
-void write_sweep_json(OutputFile& file, const std::string& model, const SweepResult& sweep);
-
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

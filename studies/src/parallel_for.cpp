@@ -1,4 +1,4 @@
-#include "parallel_for.hpp"
+#include <energy_audit/studies/parallel_for.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
   std::atomic<std::size_t> next{0};
@@ -33,4 +33,4 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -19,9 +19,9 @@
 #include <energy_audit/sundials/integrate_idas.hpp>
 #include <energy_audit/sundials/integrate_idas_explicit.hpp>
 
-#include "run_model.hpp"
+#include <energy_audit/studies/run_model.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 namespace detail {
 
 /// The audit's observer, and beside it the model's extra outputs at every state it sees: the
@@ -179,4 +179,4 @@ void run_system(RunOutcome& outcome, const System& system, Vector y, const RunSe
   }
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

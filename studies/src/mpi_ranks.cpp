@@ -1,22 +1,20 @@
-#include "run_pool.hpp"
+#include <energy_audit/studies/mpi_ranks.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
-#ifdef EA_HAVE_MPI
 #include <mpi.h>
-#endif
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
-std::string Workers::text() const {
-  if (ranks > 1) return std::to_string(ranks) + " ranks";
-  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+MpiRanks::MpiRanks() {
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
-
-#ifdef EA_HAVE_MPI
 
 namespace {
 
@@ -68,14 +66,14 @@ int checked_int(std::size_t size) {
 
 }  // namespace
 
-std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t count, const Encoder& encode,
-                                                                 std::size_t units_each) const {
-  const int ranks = session_.size();
+std::vector<RankGroup::Encoded> MpiRanks::map_encoded(std::size_t count, const Encoder& encode, ProgressLine& progress,
+                                                     std::size_t units_each) const {
+  const int ranks = size();
   std::vector<std::uint8_t> mine;
   std::uint64_t counted = 0;  // indices counted on the progress line
   const auto count_done = [&](std::uint64_t done) {
     if (done <= counted) return;
-    progress_->advance(static_cast<std::size_t>(done - counted) * units_each);
+    progress.advance(static_cast<std::size_t>(done - counted) * units_each);
     counted = done;
   };
   {
@@ -92,7 +90,7 @@ std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t cou
         append_record(mine, i, true, std::vector<std::uint8_t>(what.begin(), what.end()));
         failed = true;
       }
-      progress_->close(static_cast<std::size_t>(i));
+      progress.close(static_cast<std::size_t>(i));
     }
   }
   std::vector<int> sizes(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
@@ -131,12 +129,4 @@ std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t cou
   return results;
 }
 
-#else
-
-std::vector<std::vector<std::uint8_t>> RunPool::map_across_ranks(std::size_t, const Encoder&, std::size_t) const {
-  throw std::logic_error("this energy-audit was built without MPI");
-}
-
-#endif
-
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

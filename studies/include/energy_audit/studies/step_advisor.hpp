@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `energy-audit advise`: for each method, the largest fixed step (for an adaptive method, the
+/// Advise (`energy-audit advise`): for each method, the largest fixed step (for an adaptive method, the
 /// loosest rtol) whose run meets a target — δ_C ≤ target and, for a multiplier model, max ‖Φ‖
 /// and max ‖ψ‖ ≤ the drift target — over the model's interval, and the cheapest method.
 ///
@@ -16,16 +16,14 @@
 /// near the answer, and the advisor says that too.
 
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
-#include "model_registry.hpp"
-#include "output_file.hpp"
-#include "run_model.hpp"
-#include "run_pool.hpp"
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct AdviceSettings {
   double target = 1e-6;        ///< δ_C
@@ -75,7 +73,4 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
 void to_json(nlohmann::json& json, const MethodAdvice& advice);
 void from_json(const nlohmann::json& json, MethodAdvice& advice);
 
-void print_advice(std::ostream& out, const std::string& model, const AdviceSettings& settings, const Advice& advice);
-void write_advice_json(OutputFile& file, const std::string& model, const AdviceSettings& settings, const Advice& advice);
-
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -13,10 +13,10 @@
 
 #include <energy_audit/stop_request.hpp>
 
-#include "kinematic_run.hpp"
-#include "run_pool.hpp"
+#include <energy_audit/studies/kinematic_run.hpp>
+#include <energy_audit/studies/run_pool.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct StabilityMapSettings {
   std::vector<Method> methods;  ///< fixed-step methods with a stability polynomial
@@ -69,9 +69,9 @@ struct StabilityMap {
   bool interrupted = false;
 };
 
-/// Runs the map and, with settings.boundaries, the searches; throws UsageError for a method
+/// Runs the map and, with settings.boundaries, the searches; throws SettingsError for a method
 /// that is not an explicit Runge–Kutta method of the list.
 StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityMapSettings& settings,
                                    const RunPool& pool);
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -1,9 +1,9 @@
-#include "stability_map.hpp"
+#include <energy_audit/studies/stability_map.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MapPoint, method, tau, start, k, f_max, f_final, rho, verdict)
 
@@ -174,4 +174,4 @@ StabilityMap compute_stability_map(const KinematicEntry& model, const StabilityM
   return map;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

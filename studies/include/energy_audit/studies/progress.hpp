@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 /// Whether a study shows its progress line: --quiet turns it off, --progress on, and by default
 /// it is shown when standard error is a terminal; only the leading rank of an MPI job shows it.
@@ -77,4 +77,4 @@ class ProgressLine {
   std::size_t drawn_length_ = 0;  ///< of the line last drawn, which the next one overwrites
 };
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

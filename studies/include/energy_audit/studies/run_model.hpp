@@ -20,10 +20,10 @@
 #include <energy_audit/sundials/cvodes_options.hpp>
 #include <energy_audit/sundials/solver_counters.hpp>
 
-#include "cli_options.hpp"
-#include "methods.hpp"
+#include <energy_audit/studies/assignment.hpp>
+#include <energy_audit/studies/methods.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 struct ModelEntry;
 
@@ -149,7 +149,7 @@ MethodsUsed methods_used(const Method& method);
 /// Refuses an option given (settings.given) that has no effect on `model` run in its form: the
 /// Baumgarte factors without Baumgarte's stabilization, the constraint drift threshold without
 /// constraints, the equation check's options where nothing hand-derived is checked or the check
-/// is off. Throws UsageError naming the option as settings.options spells it.
+/// is off. Throws SettingsError naming the option as settings.options spells it.
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings);
 /// Refuses an option in `given` that has no effect with `methods`: the step without a fixed-step
 /// method, the adaptive methods' options without one, the iteration without cvode-adams.
@@ -157,15 +157,15 @@ void check_method_options_apply(const std::set<std::string>& given, const Option
                                 const MethodsUsed& methods);
 
 /// Checks the settings and the model setup (--set, --init) and returns the interval; throws
-/// UsageError naming the option at fault, before anything runs or is written.
+/// SettingsError naming the option at fault, before anything runs or is written.
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
 /// Usage checks of a fixed step over `interval`: finite and > 0, no longer than the interval, and
-/// at most max_fixed_steps steps. Throws UsageError naming the step option as `options` spell it.
+/// at most max_fixed_steps steps. Throws SettingsError naming the step option as `options` spell it.
 void check_fixed_step(const OptionNames& options, double step, const Interval& interval);
 
 /// Checks as check_settings does, then integrates. A run-time failure does not throw: the
 /// outcome says how the run ended, with the history computed so far (handed to the row sink).
 RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

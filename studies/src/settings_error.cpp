@@ -1,6 +1,6 @@
-#include "usage_error.hpp"
+#include <energy_audit/studies/settings_error.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 std::string join(const std::vector<std::string>& names) {
   std::string text;
@@ -8,4 +8,4 @@ std::string join(const std::vector<std::string>& names) {
   return text;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -1,4 +1,4 @@
-#include "run_model.hpp"
+#include <energy_audit/studies/run_model.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -11,11 +11,11 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>
 
-#include "model_registry.hpp"
-#include "run_end_text.hpp"
-#include "usage_error.hpp"
+#include <energy_audit/studies/model_catalog.hpp>
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/settings_error.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 std::string OptionNames::operator()(std::string_view name) const {
   std::string spelled(name);
@@ -91,25 +91,27 @@ namespace {
 void check_method_fits_model(const ModelEntry& model, const RunSettings& settings) {
   const std::string& method = settings.method.name;
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
-    throw UsageError(settings.options.method + ": " + method + " cannot run model " + model.name +
-                     ", which has no constraints (" + method + " runs: " + join(multiplier_model_names()) + ")");
+    const std::vector<std::string> models = catalog_multiplier_model_names();
+    throw SettingsError(settings.options.method + ": " + method + " cannot run model " + model.name +
+                        ", which has no constraints (" + method +
+                        (models.empty() ? " runs models with constraints)" : " runs: " + join(models) + ")"));
   }
   if (settings.stabilization == Stabilization::None) return;
   const OptionNames& names = settings.options;
   if (!model.has_multipliers()) {
-    throw UsageError(names("stabilize") + ": model " + model.name + " has no constraints to stabilize");
+    throw SettingsError(names("stabilize") + ": model " + model.name + " has no constraints to stabilize");
   }
   if (settings.stabilization == Stabilization::Ggl && settings.method.kind != MethodKind::Idas) {
-    throw UsageError(names("stabilize") + ": ggl is a residual form for " + names("method") + " idas, not for " +
-                     method);
+    throw SettingsError(names("stabilize") + ": ggl is a residual form for " + names("method") + " idas, not for " +
+                        method);
   }
   const Baumgarte& b = settings.baumgarte;
-  if (!(b.alpha >= 0) || !(b.beta >= 0)) throw UsageError(names("baumgarte") + ": alpha and beta must be >= 0");
+  if (!(b.alpha >= 0) || !(b.beta >= 0)) throw SettingsError(names("baumgarte") + ": alpha and beta must be >= 0");
   // The stabilization adds 2 alpha psi + beta^2 Phi: both factors must be finite numbers.
   if (!std::isfinite(2 * b.alpha) || !std::isfinite(b.beta * b.beta)) {
-    throw UsageError(names("baumgarte") + ": " + to_text(b.alpha) + "," + to_text(b.beta) +
-                     " makes the stabilization term 2 alpha psi + beta^2 Phi overflow (2 alpha = " +
-                     to_text(2 * b.alpha) + ", beta^2 = " + to_text(b.beta * b.beta) + ")");
+    throw SettingsError(names("baumgarte") + ": " + to_text(b.alpha) + "," + to_text(b.beta) +
+                        " makes the stabilization term 2 alpha psi + beta^2 Phi overflow (2 alpha = " +
+                        to_text(2 * b.alpha) + ", beta^2 = " + to_text(b.beta * b.beta) + ")");
   }
 }
 
@@ -119,31 +121,31 @@ void check_independent_velocities(const ModelEntry& model, const RunSettings& se
   const OptionNames& option = settings.options;
   const std::string independent = option("independent");
   if (form_of(model, settings) != Form::Maggi) {
-    if (!settings.independent.empty()) throw UsageError(independent + ": applies to " + option("form") + " maggi only");
+    if (!settings.independent.empty()) throw SettingsError(independent + ": applies to " + option("form") + " maggi only");
     return;
   }
   if (settings.stabilization != Stabilization::None) {
-    throw UsageError(option("stabilize") + ": " + stabilization_name(settings.stabilization) +
-                     " applies to the multipliers form; Maggi's form keeps the velocity constraints exactly");
+    throw SettingsError(option("stabilize") + ": " + stabilization_name(settings.stabilization) +
+                        " applies to the multipliers form; Maggi's form keeps the velocity constraints exactly");
   }
   const std::vector<std::string>& names = independent_velocities_of(model, settings);
   const std::size_t wanted = model.coordinate_names.size() - model.multiplier_names.size();
   if (names.empty()) {
-    throw UsageError(independent + ": model " + model.name + " names no independent velocities; give " +
-                     std::to_string(wanted) + " of " + join(model.coordinate_names));
+    throw SettingsError(independent + ": model " + model.name + " names no independent velocities; give " +
+                        std::to_string(wanted) + " of " + join(model.coordinate_names));
   }
   if (names.size() != wanted) {
-    throw UsageError(independent + ": " + std::to_string(names.size()) + " given (" + join(names) + "); model " +
-                     model.name + " needs " + std::to_string(wanted) + " (coordinates minus constraints) of " +
-                     join(model.coordinate_names));
+    throw SettingsError(independent + ": " + std::to_string(names.size()) + " given (" + join(names) + "); model " +
+                        model.name + " needs " + std::to_string(wanted) + " (coordinates minus constraints) of " +
+                        join(model.coordinate_names));
   }
   for (std::size_t j = 0; j < names.size(); ++j) {
     if (std::find(model.coordinate_names.begin(), model.coordinate_names.end(), names[j]) == model.coordinate_names.end()) {
-      throw UsageError(independent + ": model " + model.name + " has no coordinate '" + names[j] + "' (it has: " +
-                       join(model.coordinate_names) + ")");
+      throw SettingsError(independent + ": model " + model.name + " has no coordinate '" + names[j] + "' (it has: " +
+                          join(model.coordinate_names) + ")");
     }
     if (std::find(names.begin(), names.begin() + static_cast<long>(j), names[j]) != names.begin() + static_cast<long>(j)) {
-      throw UsageError(independent + ": '" + names[j] + "' is named twice");
+      throw SettingsError(independent + ": '" + names[j] + "' is named twice");
     }
   }
 }
@@ -151,20 +153,20 @@ void check_independent_velocities(const ModelEntry& model, const RunSettings& se
 /// Refuses a value of --set or --init that is not a finite number.
 void check_finite(const std::vector<Assignment>& assignments, const std::string& option) {
   for (const Assignment& a : assignments) {
-    if (!std::isfinite(a.value)) throw UsageError(option + ": " + a.name + " = " + to_text(a.value) + " is not finite");
+    if (!std::isfinite(a.value)) throw SettingsError(option + ": " + a.name + " = " + to_text(a.value) + " is not finite");
   }
 }
 
 }  // namespace
 
 MethodsUsed methods_used(const Method& method) {
-  return {!method.adaptive(), method.adaptive(), method.name == "cvode-adams", method.name};
+  return {!method.adaptive(), method.adaptive(), method.chooses_iteration, method.name};
 }
 
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings) {
   const OptionNames& option = settings.options;
   const auto refuse_if_given = [&](const char* name, const std::string& why) {
-    if (settings.given.contains(name)) throw UsageError(option(name) + ": " + why);
+    if (settings.given.contains(name)) throw SettingsError(option(name) + ": " + why);
   };
   if (settings.stabilization != Stabilization::Baumgarte) {
     refuse_if_given("baumgarte", "applies with " + option("stabilize") + " baumgarte only");
@@ -194,19 +196,19 @@ void check_model_options_apply(const ModelEntry& model, const RunSettings& setti
 void check_method_options_apply(const std::set<std::string>& given, const OptionNames& names,
                                 const MethodsUsed& methods) {
   if (!methods.fixed_step && given.contains("step")) {
-    throw UsageError(names.step + ": applies to the fixed-step methods, not to " + methods.names + " (it takes " +
-                     names.rtol + ")");
+    throw SettingsError(names.step + ": applies to the fixed-step methods, not to " + methods.names + " (it takes " +
+                        names.rtol + ")");
   }
   if (!methods.adaptive) {
     for (const char* name : {"rtol", "atol", "max-steps", "z-as", "iteration", "initial-step", "max-step"}) {
       if (given.contains(name)) {
-        throw UsageError(names(name) + ": applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " +
-                         methods.names);
+        throw SettingsError(names(name) + ": applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " +
+                            methods.names);
       }
     }
   }
   if (!methods.adams && given.contains("iteration")) {
-    throw UsageError(names("iteration") + ": applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
+    throw SettingsError(names("iteration") + ": applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
   }
 }
 
@@ -223,17 +225,17 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
   if (settings.form && std::find(model.forms.begin(), model.forms.end(), *settings.form) == model.forms.end()) {
     std::vector<std::string> names;
     for (const Form f : model.forms) names.emplace_back(form_name(f));
-    throw UsageError(option("form") + ": model " + model.name + " has no form " + form_name(*settings.form) +
-                     " (its forms: " + join(names) + ")");
+    throw SettingsError(option("form") + ": model " + model.name + " has no form " + form_name(*settings.form) +
+                        " (its forms: " + join(names) + ")");
   }
   check_method_fits_model(model, settings);
   check_independent_velocities(model, settings);
   if (settings.phase && !model.has_phase) {
-    throw UsageError(option("phase") + ": model " + model.name + " has no excitation given in pieces");
+    throw SettingsError(option("phase") + ": model " + model.name + " has no excitation given in pieces");
   }
   if (settings.phase == PiecePhase::Midpoint && settings.method.adaptive()) {
-    throw UsageError(option("phase") + ": midpoint applies to the fixed-step methods; " + settings.method.name +
-                     " stops and restarts at the jumps instead");
+    throw SettingsError(option("phase") + ": midpoint applies to the fixed-step methods; " + settings.method.name +
+                        " stops and restarts at the jumps instead");
   }
   check_finite(setup.parameters, option("set"));
   check_finite(setup.initial_values, option("init"));
@@ -241,44 +243,44 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
   Interval interval = model.interval;
   if (settings.t_end) {
     if (!std::isfinite(*settings.t_end) || !(*settings.t_end > interval.t0)) {
-      throw UsageError(option("t-end") + ": " + to_text(*settings.t_end) + " must be finite and > t0 = " +
-                       to_text(interval.t0));
+      throw SettingsError(option("t-end") + ": " + to_text(*settings.t_end) + " must be finite and > t0 = " +
+                          to_text(interval.t0));
     }
     interval.t_end = *settings.t_end;
   }
   if (!(settings.audit.threshold >= 0) || !std::isfinite(settings.audit.threshold)) {
-    throw UsageError(option("threshold") + ": " + to_text(settings.audit.threshold) + " must be finite and >= 0");
+    throw SettingsError(option("threshold") + ": " + to_text(settings.audit.threshold) + " must be finite and >= 0");
   }
   if (!(settings.audit.drift_threshold >= 0) || !std::isfinite(settings.audit.drift_threshold)) {
-    throw UsageError(option("drift-threshold") + ": " + to_text(settings.audit.drift_threshold) +
-                     " must be finite and >= 0");
+    throw SettingsError(option("drift-threshold") + ": " + to_text(settings.audit.drift_threshold) +
+                        " must be finite and >= 0");
   }
   if (!(settings.audit.equation_threshold >= 0) || !std::isfinite(settings.audit.equation_threshold)) {
-    throw UsageError(option("equation-threshold") + ": " + to_text(settings.audit.equation_threshold) +
-                     " must be finite and >= 0");
+    throw SettingsError(option("equation-threshold") + ": " + to_text(settings.audit.equation_threshold) +
+                        " must be finite and >= 0");
   }
   const double span = interval.t_end - interval.t0;
   if (settings.method.adaptive()) {
     if (const std::string problem = sun::adaptive_interval_problem(interval.t0, interval.t_end); !problem.empty()) {
-      throw UsageError(option("t-end") + ": " + problem);
+      throw SettingsError(option("t-end") + ": " + problem);
     }
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
-    if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw UsageError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");
+    if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw SettingsError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");
     if (!(o.atol > 0) || !std::isfinite(o.atol)) {
-      throw UsageError(option("atol") + ": " + to_text(o.atol) + " must be finite and > 0");
+      throw SettingsError(option("atol") + ": " + to_text(o.atol) + " must be finite and > 0");
     }
-    if (!(o.max_steps > 0)) throw UsageError(option("max-steps") + ": must be > 0");
+    if (!(o.max_steps > 0)) throw SettingsError(option("max-steps") + ": must be > 0");
     if (!(o.initial_step >= 0) || !std::isfinite(o.initial_step)) {
-      throw UsageError(option("initial-step") + ": " + to_text(o.initial_step) + " must be finite and >= 0");
+      throw SettingsError(option("initial-step") + ": " + to_text(o.initial_step) + " must be finite and >= 0");
     }
     if (!(o.max_step >= 0) || !std::isfinite(o.max_step)) {
-      throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " must be finite and >= 0");
+      throw SettingsError(option("max-step") + ": " + to_text(o.max_step) + " must be finite and >= 0");
     }
     if (o.max_step > 0 && span / o.max_step > static_cast<double>(o.max_steps)) {
-      throw UsageError(option("max-step") + ": " + to_text(o.max_step) + " needs more than " + option("max-steps") +
-                       " = " + std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
-                       to_text(interval.t_end) + "]");
+      throw SettingsError(option("max-step") + ": " + to_text(o.max_step) + " needs more than " + option("max-steps") +
+                          " = " + std::to_string(o.max_steps) + " steps to cover [" + to_text(interval.t0) + ", " +
+                          to_text(interval.t_end) + "]");
     }
     return interval;
   }
@@ -289,16 +291,16 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
 void check_fixed_step(const OptionNames& options, double step, const Interval& interval) {
   const std::string& option = options.step;
   const double span = interval.t_end - interval.t0;
-  if (!std::isfinite(step) || !(step > 0)) throw UsageError(option + ": " + to_text(step) + " must be > 0");
+  if (!std::isfinite(step) || !(step > 0)) throw SettingsError(option + ": " + to_text(step) + " must be > 0");
   if (step > span) {
-    throw UsageError(option + ": " + to_text(step) + " is longer than the interval [" + to_text(interval.t0) +
-                     ", " + to_text(interval.t_end) + "]");
+    throw SettingsError(option + ": " + to_text(step) + " is longer than the interval [" + to_text(interval.t0) +
+                        ", " + to_text(interval.t_end) + "]");
   }
   const double steps = std::ceil(span / step);
   if (steps > max_fixed_steps) {
-    throw UsageError(option + ": " + to_text(step) + " gives " + to_text(steps) + " steps over [" +
-                     to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
-                     to_text(max_fixed_steps) + "; take a larger step or a shorter " + options("t-end"));
+    throw SettingsError(option + ": " + to_text(step) + " gives " + to_text(steps) + " steps over [" +
+                        to_text(interval.t0) + ", " + to_text(interval.t_end) + "], more than " +
+                        to_text(max_fixed_steps) + "; take a larger step or a shorter " + options("t-end"));
   }
 }
 
@@ -328,4 +330,4 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   return outcome;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies
