@@ -18,7 +18,7 @@
 #include <energy_audit/history.hpp>
 #include <energy_audit/studies/run_model.hpp>
 
-#include "compare.hpp"
+#include <energy_audit/studies/compare.hpp>
 #include "model_registry.hpp"
 #include "output_file.hpp"
 

@@ -26,7 +26,7 @@
 
 #include <energy_audit/error.hpp>
 
-#include "drift_envelope.hpp"
+#include <energy_audit/studies/drift_envelope.hpp>
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "usage_error.hpp"

@@ -11,7 +11,7 @@
 #include <energy_audit/studies/run_pool.hpp>
 
 #include "command_outputs.hpp"
-#include "compare.hpp"
+#include <energy_audit/studies/compare.hpp>
 #include "interruption.hpp"
 #include "kinematic_models.hpp"
 #include "model_registry.hpp"

@@ -26,7 +26,7 @@
 /// (FormWithoutEquationError) rather than integrate it without its error.
 ///
 /// The base is a static one (the form is its template argument): every call is resolved at
-/// compile time and inlined into the integrators, which are templates over the form.
+/// compile time and can be inlined into the integrators, which are templates over the form.
 
 #include <cmath>
 #include <utility>

@@ -1,10 +1,10 @@
 #pragma once
 /// \file
-/// Where the independent runs of a study go (sweep, stability, advise): the threads of this
-/// process, or the ranks of a group of processes (RankGroup: the command line's MPI job), one
-/// run per rank at a time. Either way each run takes the next index when its worker is free — runs differ in cost
-/// by orders of magnitude — and every result lands at its own index, so the results equal a
-/// serial run's, run by run. Across ranks the results travel as CBOR (nlohmann::json), which
+/// Where the independent runs of a study go (compare, sweep, stability, advise): the threads of
+/// this process, or the ranks of a group of processes (RankGroup: the command line's MPI job),
+/// one run per rank at a time. Either way each run takes the next index when its worker is free
+/// — runs differ in cost by orders of magnitude — and every result lands at its own index, so
+/// the results equal a serial run's, run by run. Across ranks the results travel as CBOR (nlohmann::json), which
 /// keeps every double to the bit, and every rank returns with all of them: the ranks go on in
 /// step through searches whose next runs depend on earlier results, and rank 0 writes the output.
 /// The pool counts the runs on the study's progress line (progress.hpp) as they finish.

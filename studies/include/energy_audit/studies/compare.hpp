@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `energy-audit compare`: one model over several methods, each over its steps (rtols for the
+/// compare: one model over several methods, each over its steps (rtols for the
 /// adaptive methods), every run audited; the runs on a pool of threads or across MPI ranks
 /// (run_pool.hpp) with every result at its own index, so the rows equal a serial run's, run by
 /// run; each row with the observed order of δ_C against the run of its method before it.
@@ -15,12 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/run_pool.hpp>
 
-#include "model_registry.hpp"
-
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 /// What compare runs: each method over `steps` (fixed-step methods) or `rtols` (adaptive
 /// methods), in this order, with the settings of `base` otherwise.
@@ -78,4 +77,4 @@ double observed_order(double resolution_prev, double delta_prev, double resoluti
 void to_json(nlohmann::json& json, const ComparisonRow& row);
 void from_json(const nlohmann::json& json, ComparisonRow& row);
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

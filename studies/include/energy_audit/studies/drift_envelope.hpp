@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 /// |C(t) − C(t0)| of one run for a plot: at most 2 * buckets points whatever the number of
 /// samples; the interval [t0, t_end] is cut into equal buckets, and each keeps its minimum and
@@ -40,4 +40,4 @@ class DriftEnvelope {
   std::vector<Bucket> buckets_;
 };
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

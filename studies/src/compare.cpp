@@ -1,4 +1,4 @@
-#include "compare.hpp"
+#include <energy_audit/studies/compare.hpp>
 
 #include <cmath>
 #include <optional>
@@ -6,11 +6,10 @@
 
 #include <energy_audit/history.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/drift_envelope.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
-#include "drift_envelope.hpp"
-
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 namespace {
 
 /// Feeds |C − C(t0)| of every stored row to `envelope`, C(t0) from the first row.
@@ -141,4 +140,4 @@ void from_json(const nlohmann::json& json, ComparisonRow& row) {
   json.at("observed_order").get_to(row.observed_order);
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies

@@ -1,10 +1,10 @@
-#include "drift_envelope.hpp"
+#include <energy_audit/studies/drift_envelope.hpp>
 
 #include <cmath>
 
 #include <energy_audit/error.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::studies {
 
 DriftEnvelope::DriftEnvelope(double t0, double t_end, std::size_t buckets)
     : t0_(t0), buckets_per_time_(static_cast<double>(buckets) / (t_end - t0)), buckets_(buckets) {
@@ -46,4 +46,4 @@ std::vector<std::pair<double, double>> DriftEnvelope::points() const {
   return out;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::studies
