@@ -34,6 +34,7 @@
 namespace fs = std::filesystem;
 using energy_audit::Error;
 using namespace energy_audit::cli;
+using energy_audit::studies::DriftEnvelope;
 
 namespace {
 
