@@ -1,8 +1,8 @@
 # cmake -D ROOT=<source dir> -D PATHS=<folders and files, relative to ROOT, ;-separated>
 #       -P check_no_outside_references.cmake
 # Fails when a file under PATHS names a file outside the repository: the developers' notes
-# MODELS.md, DESIGN.md and STYLE.md, or a folder of the machine the code was written on (/work/,
-# ../shared). Comments and messages point into docs/ instead, and cite the source papers by
+# MODELS.md, DESIGN.md and STYLE.md, or a folder of the machine the code was written on (the
+# patterns below). Comments and messages point into docs/ instead, and cite the source papers by
 # author and title. The files are the tracked ones when ROOT is a git checkout, else every file
 # under PATHS; this script itself is skipped.
 cmake_minimum_required(VERSION 3.20)
@@ -13,7 +13,7 @@ endif()
 # The patterns, written so that this file does not match them itself.
 set(names "MODELS" "DESIGN" "STYLE")
 list(TRANSFORM names APPEND "\\.md")
-set(folders "/work/" "\\.\\./shared")
+set(folders "/wor[k]/" "\\.\\./share[d]")
 list(JOIN names "|" pattern)
 list(JOIN folders "|" folder_pattern)
 set(pattern "${pattern}|${folder_pattern}")
