@@ -23,18 +23,18 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/run_progress.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/history_rows.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
 #include "model_registry.hpp"
-#include "report.hpp"
-#include "usage_error.hpp"
 
 namespace py = pybind11;
 namespace ea = energy_audit;
-namespace cli = energy_audit::cli;
+namespace studies = energy_audit::studies;
+namespace examples = energy_audit::examples;
 
 namespace {
 
@@ -59,8 +59,8 @@ py::array_t<double> owning_array(std::vector<double>&& values, std::size_t colum
                              owned->data(), free_when_done);
 }
 
-std::vector<cli::Assignment> assignments(const std::map<std::string, double>& values) {
-  std::vector<cli::Assignment> list;
+std::vector<studies::Assignment> assignments(const std::map<std::string, double>& values) {
+  std::vector<studies::Assignment> list;
   for (const auto& [name, value] : values) list.emplace_back(name, value);
   return list;
 }
@@ -91,23 +91,23 @@ struct RunArguments {
 /// Histories above this many bytes are announced by a warning before the run starts.
 constexpr double history_warning_bytes = 256.0 * 1024 * 1024;
 
-/// The value of `choices` named `text`; UsageError naming the argument otherwise.
+/// The value of `choices` named `text`; SettingsError naming the argument otherwise.
 template <class Enum>
 Enum choose(const char* argument, const std::string& text, const std::map<std::string, Enum>& choices) {
   const auto found = choices.find(text);
   if (found != choices.end()) return found->second;
   std::string names;
   for (const auto& [name, value] : choices) names += (names.empty() ? "" : ", ") + name;
-  throw cli::UsageError(std::string(argument) + ": '" + text + "' is none of " + names);
+  throw studies::SettingsError(std::string(argument) + ": '" + text + "' is none of " + names);
 }
 
 /// The settings of `arguments`; the options given that have no effect are refused as on the
 /// command line (run_model.hpp), the messages naming Python's arguments. check_settings does the
 /// rest.
-cli::RunSettings run_settings(const cli::ModelEntry& model, const RunArguments& arguments) {
-  cli::RunSettings settings;
-  settings.options = cli::OptionNames::keyword_arguments();
-  settings.method = cli::find_method(arguments.method, "method");
+studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArguments& arguments) {
+  studies::RunSettings settings;
+  settings.options = studies::OptionNames::keyword_arguments();
+  settings.method = studies::find_method(arguments.method, "method");
   // Takes an argument that was given, and notes it under the command line's name of the option.
   const auto take = [&settings](const char* name, const auto& argument, auto& field) {
     if (!argument) return;
@@ -146,39 +146,39 @@ cli::RunSettings run_settings(const cli::ModelEntry& model, const RunArguments& 
                                             {{"right", ea::PiecePhase::Right}, {"midpoint", ea::PiecePhase::Midpoint}});
   }
   if (arguments.form) {
-    settings.form = choose<cli::Form>("form", *arguments.form,
-                                      {{"lagrange", cli::Form::Lagrange},
-                                       {"hamilton", cli::Form::Hamilton},
-                                       {"multipliers", cli::Form::Multipliers},
-                                       {"maggi", cli::Form::Maggi}});
+    settings.form = choose<studies::Form>("form", *arguments.form,
+                                      {{"lagrange", studies::Form::Lagrange},
+                                       {"hamilton", studies::Form::Hamilton},
+                                       {"multipliers", studies::Form::Multipliers},
+                                       {"maggi", studies::Form::Maggi}});
   }
-  settings.stabilization = choose<cli::Stabilization>(
+  settings.stabilization = choose<studies::Stabilization>(
       "stabilize", arguments.stabilize,
-      {{"none", cli::Stabilization::None}, {"baumgarte", cli::Stabilization::Baumgarte}, {"ggl", cli::Stabilization::Ggl}});
-  cli::check_model_options_apply(model, settings);
-  cli::check_method_options_apply(settings.given, settings.options, cli::methods_used(settings.method));
+      {{"none", studies::Stabilization::None}, {"baumgarte", studies::Stabilization::Baumgarte}, {"ggl", studies::Stabilization::Ggl}});
+  studies::check_model_options_apply(model, settings);
+  studies::check_method_options_apply(settings.given, settings.options, studies::methods_used(settings.method));
   if (arguments.every) {
-    if (*arguments.every == 0) throw cli::UsageError("every: must be >= 1");
-    if (!arguments.history) throw cli::UsageError("every: thins the history, which history=False does not keep");
+    if (*arguments.every == 0) throw studies::SettingsError("every: must be >= 1");
+    if (!arguments.history) throw studies::SettingsError("every: thins the history, which history=False does not keep");
   }
   return settings;
 }
 
 /// The steps of a fixed-step run, as the integrator counts them.
-double fixed_steps(const cli::RunSettings& settings, const ea::Interval& interval) {
+double fixed_steps(const studies::RunSettings& settings, const ea::Interval& interval) {
   return static_cast<double>(ea::fixed_step_count(interval.t0, interval.t_end, settings.step));
 }
 
 /// The rows the history will hold: a fixed-step run's steps over `every`, an adaptive run's at
 /// most max_steps over `every`, and the initial and the last state.
-double history_rows(const cli::RunSettings& settings, const ea::Interval& interval, std::size_t every) {
+double history_rows(const studies::RunSettings& settings, const ea::Interval& interval, std::size_t every) {
   const double steps = settings.method.adaptive() ? static_cast<double>(settings.cvodes.max_steps)
                                                   : fixed_steps(settings, interval);
   return std::floor(steps / static_cast<double>(every)) + 2;
 }
 
 /// Warns (a UserWarning) when the history may hold more than history_warning_bytes.
-void warn_of_a_large_history(const cli::RunSettings& settings, const ea::Interval& interval, std::size_t every,
+void warn_of_a_large_history(const studies::RunSettings& settings, const ea::Interval& interval, std::size_t every,
                              std::size_t columns) {
   const double rows = history_rows(settings, interval, every);
   const double bytes = rows * static_cast<double>(columns * sizeof(double));
@@ -195,7 +195,7 @@ void warn_of_a_large_history(const cli::RunSettings& settings, const ea::Interva
 /// seconds elsewhere.
 class ProgressLine {
  public:
-  ProgressLine(const cli::ModelEntry& model, const cli::RunSettings& settings, const ea::Interval& interval)
+  ProgressLine(const studies::ModelEntry& model, const studies::RunSettings& settings, const ea::Interval& interval)
       : prefix_("energy_audit.run " + model.name + " " + settings.method.name + ": "),
         interval_(interval),
         fixed_steps_(settings.method.adaptive() ? 0 : fixed_steps(settings, interval)),
@@ -224,8 +224,8 @@ class ProgressLine {
       std::snprintf(text, sizeof text, "t = %.6g of %.6g (%.0f%%), %zu steps", progress.t(), interval_.t_end,
                     100 * done, steps);
     }
-    std::string line = prefix_ + text + ", " + cli::duration_text(elapsed) + " elapsed";
-    if (!last && done > 0) line += ", about " + cli::duration_text(elapsed * (1 - done) / done) + " left";
+    std::string line = prefix_ + text + ", " + studies::duration_text(elapsed) + " elapsed";
+    if (!last && done > 0) line += ", about " + studies::duration_text(elapsed * (1 - done) / done) + " left";
     if (terminal_) {
       line = "\r" + line + "\x1b[K";
       if (last) line += "\n";
@@ -249,13 +249,13 @@ class ProgressLine {
 /// signal handlers and draws the progress line. A KeyboardInterrupt (Ctrl-C) stops the run at
 /// the next step boundary and the partial outcome comes back (RunEnd::Interrupted); another
 /// exception from a handler stops it too and is raised once it has stopped.
-cli::RunOutcome run_interruptibly(const cli::ModelEntry& model, const cli::ModelSetup& setup,
-                                  cli::RunSettings settings, std::optional<ProgressLine> progress_line) {
+studies::RunOutcome run_interruptibly(const studies::ModelEntry& model, const studies::ModelSetup& setup,
+                                  studies::RunSettings settings, std::optional<ProgressLine> progress_line) {
   ea::StopRequest stop;
   ea::RunProgress progress;
   settings.stop = &stop;
   settings.audit.progress = &progress;
-  auto outcome = std::async(std::launch::async, [&] { return cli::run_model(model, setup, settings); });
+  auto outcome = std::async(std::launch::async, [&] { return studies::run_model(model, setup, settings); });
   // Leaving early (an exception) stops the run before the future's destructor waits for it.
   struct StopWhenLeaving {
     ea::StopRequest& stop;
@@ -275,24 +275,24 @@ cli::RunOutcome run_interruptibly(const cli::ModelEntry& model, const cli::Model
     }
     if (progress_line) progress_line->draw(progress, false);
   }
-  cli::RunOutcome result = outcome.get();
+  studies::RunOutcome result = outcome.get();
   if (progress_line) progress_line->draw(progress, true);
   if (raised && !raised->matches(PyExc_KeyboardInterrupt)) throw *raised;
   return result;
 }
 
 RunResult run(const std::string& model_name, const RunArguments& arguments) {
-  const cli::ModelEntry& model = cli::find_model(model_name);
-  const cli::ModelSetup setup{assignments(arguments.set), assignments(arguments.init)};
-  cli::RunSettings settings = run_settings(model, arguments);
-  const ea::Interval interval = cli::check_settings(model, setup, settings);
-  const cli::Form form = cli::form_of(model, settings);
-  const std::vector<std::string>& independent = cli::independent_velocities_of(model, settings);
+  const studies::ModelEntry& model = examples::find_model(model_name);
+  const studies::ModelSetup setup{assignments(arguments.set), assignments(arguments.init)};
+  studies::RunSettings settings = run_settings(model, arguments);
+  const ea::Interval interval = studies::check_settings(model, setup, settings);
+  const studies::Form form = studies::form_of(model, settings);
+  const std::vector<std::string>& independent = studies::independent_velocities_of(model, settings);
   const std::size_t every = arguments.every.value_or(1);
 
   // The rows, as the history CSV writes them (HistoryRows); no reservation up front, so that a
   // long run's history does not fail for memory before its first step.
-  cli::HistoryRows history(model, setup, form, independent);
+  studies::HistoryRows history(model, setup, form, independent);
   std::vector<double> rows;
   settings.audit.store_every = arguments.history ? every : 0;
   if (arguments.history) {
@@ -306,7 +306,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   }
   std::optional<ProgressLine> progress_line;
   if (arguments.progress) progress_line.emplace(model, settings, interval);
-  const cli::RunOutcome outcome = run_interruptibly(model, setup, settings, std::move(progress_line));
+  const studies::RunOutcome outcome = run_interruptibly(model, setup, settings, std::move(progress_line));
   RunResult r;
   r.model = model.name;
   r.method = outcome.method.name;
@@ -417,7 +417,7 @@ PYBIND11_MODULE(energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
             "Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.";
   m.attr("__version__") = ENERGY_AUDIT_VERSION;
-  py::register_exception<cli::UsageError>(m, "UsageError", PyExc_ValueError);
+  py::register_exception<studies::SettingsError>(m, "UsageError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -426,10 +426,10 @@ PYBIND11_MODULE(energy_audit, m) {
     }
   });
 
-  m.def("models", [] { return cli::model_names(); }, "the names of the models");
+  m.def("models", [] { return examples::model_names(); }, "the names of the models");
   m.def("methods", [] {
     std::vector<std::string> names;
-    for (const cli::Method& method : cli::all_methods()) names.push_back(method.name);
+    for (const studies::Method& method : studies::all_methods()) names.push_back(method.name);
     return names;
   }, "the names of the methods");
 

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "kinematic_models.hpp"
+#include "example_models.hpp"
 #include "output_file.hpp"
 
 namespace energy_audit::cli {

@@ -9,7 +9,7 @@
 
 #include <energy_audit/history.hpp>
 
-#include "model_registry.hpp"
+#include "example_models.hpp"
 #include "number_text.hpp"
 #include "plots.hpp"
 

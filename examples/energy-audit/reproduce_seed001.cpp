@@ -7,7 +7,7 @@
 
 #include <energy_audit/studies/stability_map.hpp>
 
-#include "kinematic_models.hpp"
+#include "example_models.hpp"
 #include "number_text.hpp"
 
 namespace energy_audit::cli {

@@ -290,10 +290,10 @@ BENCHMARK(BM_Rk4_Odeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_
 /// `energy-audit run crane --method rk4 --step 1e-3` with --no-audit, or audited with the
 /// history of every `store_every`-th step handed to a sink (as --csv FILE --every K streams it)
 /// and the equations checked every `equation_check_every`-th step (0: --no-equation-check).
-ea::cli::RunOutcome run_command_line(bool audited, std::size_t store_every,
+ea::studies::RunOutcome run_command_line(bool audited, std::size_t store_every,
                                      std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every) {
-  ea::cli::RunSettings settings;
-  settings.method = ea::cli::find_method("rk4");
+  ea::studies::RunSettings settings;
+  settings.method = ea::studies::find_method("rk4");
   settings.step = h;
   settings.audited = audited;
   settings.audit.store_every = store_every;
@@ -301,13 +301,13 @@ ea::cli::RunOutcome run_command_line(bool audited, std::size_t store_every,
   settings.audit.row_sink = [](const ea::HistoryLayout&, std::span<const double> rows) {
     benchmark::DoNotOptimize(rows.data());
   };
-  return ea::cli::run_model(ea::cli::find_model("crane"), {}, settings);
+  return ea::studies::run_model(ea::examples::find_model("crane"), {}, settings);
 }
 
 void run_command_line(benchmark::State& state, bool audited, std::size_t store_every,
                       std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every) {
   for (auto _ : state) {
-    const ea::cli::RunOutcome outcome = run_command_line(audited, store_every, equation_check_every);
+    const ea::studies::RunOutcome outcome = run_command_line(audited, store_every, equation_check_every);
     benchmark::DoNotOptimize(outcome.steps);
   }
   count_steps(state);
@@ -647,7 +647,7 @@ bool check_same_computations() {
               relative_difference(y_multipliers.head<4>(), y_maggi.head<4>()), 1e-8);
 
   // (d): the command line's run is the library's: every step, the same δ_C.
-  const ea::cli::RunOutcome off = run_command_line(false, 0), on = run_command_line(true, 1000);
+  const ea::studies::RunOutcome off = run_command_line(false, 0), on = run_command_line(true, 1000);
   ok &= require("command line: both runs finish every step",
                 off.finished() && on.finished() && off.steps == step_count() && on.steps == step_count());
   ok &= check("command line: delta_C vs the library's audit",

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_outputs.hpp"
-#include "model_registry.hpp"
+#include "example_models.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "trajectory_csv.hpp"

@@ -7,8 +7,7 @@
 
 #include <energy_audit/studies/methods.hpp>
 
-#include "kinematic_models.hpp"
-#include "model_registry.hpp"
+#include "example_models.hpp"
 
 namespace energy_audit::cli {
 namespace {

@@ -12,8 +12,7 @@
 
 #include "command_outputs.hpp"
 #include "interruption.hpp"
-#include "kinematic_models.hpp"
-#include "model_registry.hpp"
+#include "example_models.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "sweep_report.hpp"

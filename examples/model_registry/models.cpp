@@ -5,7 +5,9 @@
 
 #include <energy_audit/studies/model_catalog.hpp>
 
-namespace energy_audit::cli {
+namespace energy_audit::examples {
+
+using namespace energy_audit::studies;
 
 const std::vector<ModelEntry>& model_registry() {
   static const std::vector<ModelEntry> models = [] {
@@ -40,7 +42,7 @@ const ModelEntry& find_model(const std::string& name) {
     if (entry.name == name) return entry;
     known.push_back(entry.name);
   }
-  throw UsageError("MODEL: unknown model '" + name + "' (known: " + join(known) + ")");
+  throw SettingsError("MODEL: unknown model '" + name + "' (known: " + join(known) + ")");
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::examples

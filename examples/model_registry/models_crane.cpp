@@ -6,10 +6,11 @@
 #include "crane_dae.hpp"
 #include "model_registry.hpp"
 
-namespace energy_audit::cli {
+namespace energy_audit::examples {
+
+using namespace energy_audit::studies;
 
 std::vector<ModelEntry> crane_entries() {
-  using namespace energy_audit::examples;
   return {
       make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
       make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
@@ -19,4 +20,4 @@ std::vector<ModelEntry> crane_entries() {
   };
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::examples

@@ -4,10 +4,11 @@
 #include "mechanism.hpp"
 #include "model_registry.hpp"
 
-namespace energy_audit::cli {
+namespace energy_audit::examples {
+
+using namespace energy_audit::studies;
 
 std::vector<ModelEntry> mechanism_entries() {
-  using namespace energy_audit::examples;
   return {
       make_entry<Mechanism>("mechanism", "seed 000's slider with a driven body and a pendulum, beta(t) = sin 5t (rheonomic)"),
       make_entry<MechanismWrong>("mechanism-wrong", "mechanism with the sign of m3 l sin(gamma) cos(gamma) gamma_dot^2 flipped"),
@@ -15,4 +16,4 @@ std::vector<ModelEntry> mechanism_entries() {
   };
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::examples

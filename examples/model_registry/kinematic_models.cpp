@@ -5,11 +5,13 @@
 #include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/transverse_multiplier.hpp>
+#include <energy_audit/studies/settings_error.hpp>
 
 #include "ellipse.hpp"
-#include "usage_error.hpp"
 
-namespace energy_audit::cli {
+namespace energy_audit::examples {
+
+using namespace energy_audit::studies;
 namespace {
 
 /// The ellipse with --set c, k applied, and its start with --init x, y.
@@ -26,7 +28,7 @@ EllipseSetup ellipse_setup(const ModelSetup& setup) {
     } else if (a.name == "k") {
       s.model.k = a.value;
     } else {
-      throw UsageError("--set: model ellipse has no parameter '" + a.name + "' (parameters: c, k)");
+      throw SettingsError("--set: model ellipse has no parameter '" + a.name + "' (parameters: c, k)");
     }
   }
   for (const Assignment& a : setup.initial_values) {
@@ -35,7 +37,7 @@ EllipseSetup ellipse_setup(const ModelSetup& setup) {
     } else if (a.name == "y") {
       s.start[1] = a.value;
     } else {
-      throw UsageError("--init: model ellipse has no initial value '" + a.name + "' (initial values: x, y)");
+      throw SettingsError("--init: model ellipse has no initial value '" + a.name + "' (initial values: x, y)");
     }
   }
   return s;
@@ -89,4 +91,4 @@ const KinematicEntry* find_kinematic_model(const std::string& name) {
   return nullptr;
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::examples

@@ -2,16 +2,14 @@
 // compiles the multiplier, Maggi and IDAS forms of a 6-coordinate model with nested automatic
 // differentiation, and they build in parallel with the other families.
 
-// g++ 12's false -Wrestrict in CLI11's header (GCC bug 105329): see models_crane3d.cpp.
-#pragma GCC diagnostic ignored "-Wrestrict"
-
 #include "container.hpp"
 #include "model_registry.hpp"
 
-namespace energy_audit::cli {
+namespace energy_audit::examples {
+
+using namespace energy_audit::studies;
 
 std::vector<ModelEntry> container_entries() {
-  using namespace energy_audit::examples;
   return {
       make_entry<ContainerLine>("container-line", "seed 000's container on a rope whose end moves on a line (rheonomic constraint)"),
       make_entry<ContainerCircle>("container-circle", "seed 000's container on a rope whose end moves on a circle"),
@@ -20,4 +18,4 @@ std::vector<ModelEntry> container_entries() {
   };
 }
 
-}  // namespace energy_audit::cli
+}  // namespace energy_audit::examples
