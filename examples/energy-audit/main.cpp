@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   app.footer("Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence (the history\n"
              "computed so far is still written), 2 usage error, 3 verdict not pass with --fail-on-verdict,\n"
              "130 / 143 after SIGINT / SIGTERM (the history so far is written).\n"
-             "The models, methods and the JSON and CSV formats are described in README.md.");
+             "The models, methods and the JSON and CSV formats are described in docs/command-line.md and docs/models.md.");
   const std::vector<Command> commands{add_list_command(app),      add_run_command(app),
                                       add_compare_command(app),   add_sweep_command(app),
                                       add_audit_trajectory_command(app), add_advise_command(app),

@@ -163,6 +163,16 @@ MethodsUsed methods_used(const Method& method) {
   return {!method.adaptive(), method.adaptive(), method.chooses_iteration, method.name};
 }
 
+MethodsUsed methods_used(const std::vector<Method>& methods, std::string names) {
+  MethodsUsed used{false, false, false, std::move(names)};
+  for (const Method& method : methods) {
+    used.fixed_step = used.fixed_step || !method.adaptive();
+    used.adaptive = used.adaptive || method.adaptive();
+    used.adams = used.adams || method.chooses_iteration;
+  }
+  return used;
+}
+
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings) {
   const OptionNames& option = settings.options;
   const auto refuse_if_given = [&](const char* name, const std::string& why) {

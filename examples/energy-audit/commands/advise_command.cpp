@@ -85,17 +85,12 @@ struct AdviseCommand {
         }
       }
     }
-    bool any_fixed = false, any_adaptive = false, any_adams = false;
     for (const Method& m : method_list) {
-      any_fixed = any_fixed || !m.adaptive();
-      any_adaptive = any_adaptive || m.adaptive();
-      any_adams = any_adams || m.chooses_iteration;
       RunSettings trial = settings.base;
       trial.method = m;
       check_settings(entry, common.setup(), trial);
     }
-    adaptive.check_applicable(
-        {any_fixed, any_adaptive, any_adams, methods_option->count() > 0 ? join(methods) : "the methods"});
+    adaptive.check_applicable(methods_used(method_list, methods_option->count() > 0 ? join(methods) : "the methods"));
     CommandOutputs outputs;
     outputs.add("--json", json_option->count() > 0, json);
     outputs.check();

@@ -73,16 +73,11 @@ struct CompareCommand {
     plan.steps = steps;
     plan.rtols = rtols;
     plan.drift_curves = plot_c_option->count() > 0;
-    bool any_adaptive = false, any_fixed = false, any_adams = false;
-    for (const std::string& name : methods) {
-      plan.methods.push_back(find_method(name, "--methods"));
-      (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
-      any_adams = any_adams || plan.methods.back().chooses_iteration;
-    }
-    const std::string method_text = join(methods);
-    if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + method_text);
-    if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + method_text);
-    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, method_text});
+    for (const std::string& name : methods) plan.methods.push_back(find_method(name, "--methods"));
+    const MethodsUsed used = methods_used(plan.methods, join(methods));
+    if (!used.fixed_step) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + used.names);
+    if (!used.adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + used.names);
+    adaptive.check_applicable(used);
     comparison_runs(entry, setup, plan);  // every run's settings are checked before anything is written
 
     CommandOutputs outputs;

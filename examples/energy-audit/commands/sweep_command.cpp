@@ -77,15 +77,11 @@ struct SweepCommand {
     plan.base.options = {"--methods", "--steps", "--rtols"};
     plan.steps = steps;
     plan.rtols = rtols;
-    bool any_adaptive = false, any_fixed = false, any_adams = false;
-    for (const std::string& name : methods) {
-      plan.methods.push_back(find_method(name, "--methods"));
-      (plan.methods.back().adaptive() ? any_adaptive : any_fixed) = true;
-      any_adams = any_adams || plan.methods.back().chooses_iteration;
-    }
-    if (!any_fixed) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + join(methods));
-    if (!any_adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + join(methods));
-    adaptive.check_applicable({any_fixed, any_adaptive, any_adams, join(methods)});
+    for (const std::string& name : methods) plan.methods.push_back(find_method(name, "--methods"));
+    const MethodsUsed used = methods_used(plan.methods, join(methods));
+    if (!used.fixed_step) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + used.names);
+    if (!used.adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + used.names);
+    adaptive.check_applicable(used);
     std::vector<SweepRun> runs = plan_runs(entry, plan);
     CommandOutputs outputs;
     outputs.add("--csv", csv_option->count() > 0, csv);

@@ -145,6 +145,8 @@ struct MethodsUsed {
 };
 /// The methods used by one run.
 MethodsUsed methods_used(const Method& method);
+/// The methods used by a study's runs, named `names` in messages.
+MethodsUsed methods_used(const std::vector<Method>& methods, std::string names);
 
 /// Refuses an option given (settings.given) that has no effect on `model` run in its form: the
 /// Baumgarte factors without Baumgarte's stabilization, the constraint drift threshold without
