@@ -1,9 +1,10 @@
 // The Python module `energy_audit`: every model the command line knows, run with every method
 // and option it has (run_model.hpp), checked by the same rules, and the audit of a trajectory
-// computed elsewhere (trajectory_audit.hpp). Histories come back as one NumPy array that owns the
-// rows the audit wrote, block by block, with a view per column. A run goes on a thread of its
-// own while the calling thread, holding the GIL now and then, lets Python's signal handlers run
-// (Ctrl-C stops the run at a step boundary) and draws the progress line.
+// computed elsewhere (trajectory_audit.hpp); the studies are study_bindings.cpp's. Histories come
+// back as one NumPy array that owns the rows the audit wrote, block by block, with a view per
+// column. A run goes on a thread of its own while the calling thread, holding the GIL now and
+// then, lets Python's signal handlers run (Ctrl-C stops the run at a step boundary) and draws the
+// progress line (interruptible.hpp).
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <map>
 #include <memory>
 #include <optional>

@@ -20,7 +20,8 @@ py::object convert(const Json& value, const std::set<std::string>& tables, const
 
 /// A number of a numeric column: null and an absent key are NaN, the text "inf" is inf.
 bool numeric(const Json* cell) {
-  return cell == nullptr || cell->is_null() || cell->is_number() || (cell->is_string() && cell->get<std::string>() == "inf");
+  return cell == nullptr || cell->is_null() || cell->is_number() ||
+         (cell->is_string() && cell->get<std::string>() == "inf");
 }
 
 double number_of(const Json* cell) {

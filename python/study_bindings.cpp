@@ -41,7 +41,10 @@ OptionNames list_keywords() { return {"methods", "steps", "rtols", true}; }
 
 /// The threads a study runs on: `threads`, else `default_threads` (0: the machine's cores).
 int thread_count(std::optional<int> threads, int default_threads) {
-  if (!threads) return default_threads > 0 ? default_threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!threads) {
+    return default_threads > 0 ? default_threads
+                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
   if (*threads < 1 || *threads > 1024) {
     throw SettingsError("threads: " + std::to_string(*threads) + " must be in [1, 1024]");
   }
@@ -50,7 +53,9 @@ int thread_count(std::optional<int> threads, int default_threads) {
 
 /// `value` finite and > 0, else SettingsError naming `argument`.
 void check_positive(const char* argument, double value) {
-  if (!std::isfinite(value) || !(value > 0)) throw SettingsError(std::string(argument) + ": " + to_text(value) + " must be > 0");
+  if (!std::isfinite(value) || !(value > 0)) {
+    throw SettingsError(std::string(argument) + ": " + to_text(value) + " must be > 0");
+  }
 }
 
 /// The methods named, and what they are for the options that act on some methods only.
@@ -72,6 +77,16 @@ MethodList method_list(const std::vector<std::string>& names) {
   return list;
 }
 
+/// Refuses the steps given without a fixed-step method, the rtols without an adaptive one.
+void refuse_unused_lists(const MethodsUsed& used, bool steps_given, bool rtols_given) {
+  if (!used.fixed_step && steps_given) {
+    throw SettingsError("steps: applies to the fixed-step methods, not to " + used.names);
+  }
+  if (!used.adaptive && rtols_given) {
+    throw SettingsError("rtols: applies to the adaptive methods, not to " + used.names);
+  }
+}
+
 /// The settings common to a study's runs: `options` applied, its messages naming the keywords.
 RunSettings study_settings(const ModelEntry& model, const ModelOptions& options, OptionNames names) {
   RunSettings settings;
@@ -83,7 +98,9 @@ RunSettings study_settings(const ModelEntry& model, const ModelOptions& options,
 
 /// The audited model `name`; SettingsError when it is a kinematic model (`why`: what to use).
 const ModelEntry& audited_model(const std::string& name, const std::string& why) {
-  if (examples::find_kinematic_model(name) != nullptr) throw SettingsError("model: " + name + " is a kinematic model" + why);
+  if (examples::find_kinematic_model(name) != nullptr) {
+    throw SettingsError("model: " + name + " is a kinematic model" + why);
+  }
   return examples::find_model(name);
 }
 
@@ -126,12 +143,14 @@ std::string keyword_spelling(std::string message) {
   if (!message.starts_with("--")) return message;
   message.erase(0, 2);
   const std::size_t colon = message.find(':');
-  std::replace(message.begin(), message.begin() + static_cast<std::ptrdiff_t>(std::min(colon, message.size())), '-', '_');
+  const auto name_end = message.begin() + static_cast<std::ptrdiff_t>(std::min(colon, message.size()));
+  std::replace(message.begin(), name_end, '-', '_');
   return message;
 }
 
 py::object compare_study(const std::string& model, const std::optional<std::vector<std::string>>& methods,
-                         const std::optional<std::vector<double>>& steps, const std::optional<std::vector<double>>& rtols,
+                         const std::optional<std::vector<double>>& steps,
+                         const std::optional<std::vector<double>>& rtols,
                          const std::map<std::string, double>& set, const std::map<std::string, double>& init,
                          std::optional<int> threads, bool progress, const py::kwargs& keywords) {
   const ModelOptions options = ModelOptions::from_keywords(keywords, "compare", true);
@@ -144,17 +163,16 @@ py::object compare_study(const std::string& model, const std::optional<std::vect
   plan.rtols = rtols.value_or(std::vector<double>{1e-4, 1e-6, 1e-8, 1e-10});
   const MethodList list = method_list(methods.value_or(fixed_step_method_names()));
   plan.methods = list.methods;
-  if (!list.used.fixed_step && steps) {
-    throw SettingsError("steps: applies to the fixed-step methods, not to " + list.used.names);
-  }
-  if (!list.used.adaptive && rtols) throw SettingsError("rtols: applies to the adaptive methods, not to " + list.used.names);
+  refuse_unused_lists(list.used, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used);
   const ModelSetup setup{assignments(set), assignments(init)};
   comparison_runs(entry, setup, plan);  // every run's settings are checked before the first starts
   StopRequest stop;
   plan.base.stop = &stop;
   const Comparison comparison = run_study(stop, thread_total, progress,
-                                          [&](const RunPool& pool) { return studies::compare(entry, setup, plan, pool); });
+                                          [&](const RunPool& pool) {
+                                            return studies::compare(entry, setup, plan, pool);
+                                          });
   return record_to_python(comparison_record(entry.name, form_of(entry, plan.base), comparison), {"rows"});
 }
 
@@ -173,10 +191,7 @@ py::object sweep_study(const std::string& model, const std::optional<std::vector
   plan.rtols = rtols.value_or(std::vector<double>{1e-8});
   const MethodList list = method_list(methods.value_or(std::vector<std::string>{"rk4"}));
   plan.methods = list.methods;
-  if (!list.used.fixed_step && steps) {
-    throw SettingsError("steps: applies to the fixed-step methods, not to " + list.used.names);
-  }
-  if (!list.used.adaptive && rtols) throw SettingsError("rtols: applies to the adaptive methods, not to " + list.used.names);
+  refuse_unused_lists(list.used, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used);
   std::vector<SweepRun> runs = plan_runs(entry, plan);  // each run's settings checked before the first starts
   StopRequest stop;
@@ -188,7 +203,8 @@ py::object sweep_study(const std::string& model, const std::optional<std::vector
 }
 
 py::object advise_study(const std::string& model, double target, std::optional<double> drift_target,
-                        const std::optional<std::vector<std::string>>& methods, const std::map<std::string, double>& set,
+                        const std::optional<std::vector<std::string>>& methods,
+                        const std::map<std::string, double>& set,
                         const std::map<std::string, double>& init, std::optional<int> threads, bool progress,
                         const py::kwargs& keywords) {
   const ModelOptions options = ModelOptions::from_keywords(keywords, "advise", false);
@@ -317,7 +333,8 @@ columns of the table that `compare --csv` writes, one entry per run: method, ste
 equation_residual, verdict, steps, rhs_evals, wall_seconds, observed_order (NumPy arrays; NaN
 where the CSV leaves a cell empty).)";
 
-constexpr const char* sweep_doc = R"(Audits one model over every combination of values, methods and steps, as `energy-audit sweep` does.
+constexpr const char* sweep_doc = R"(Audits one model over every combination of values, methods and steps, as
+`energy-audit sweep` does.
 
 model: a name of models(). set, init: {name: [values]} (or a single value), swept in the dict's
 order. methods: names of methods() (default ["rk4"]); steps (default [1e-3]), rtols (default
@@ -327,7 +344,8 @@ Returns what `sweep --json` writes: model, threads, ranks, interrupted, and runs
 one entry per run: values ({name: array}), method, step (NaN for an adaptive run), rtol (NaN for
 a fixed-step run), delta_C, verdict (None: not run), steps, rhs_evals, wall_seconds.)";
 
-constexpr const char* advise_doc = R"(Finds each method's largest step (loosest rtol) that meets a target delta_C, as `energy-audit advise` does.
+constexpr const char* advise_doc = R"(Finds each method's largest step (loosest rtol) that meets a target delta_C, as
+`energy-audit advise` does.
 
 model: a name of models(). target: the delta_C to meet (1e-6); drift_target: multiplier models,
 the max |Phi| and max |G v + g| to meet (1e-6). methods: names of methods() (default: every
@@ -340,7 +358,8 @@ resolution ("step" or "rtol"), answer and next (dicts of a probe, or None), roun
 not_monotone, note, diverged, error, interrupted (arrays of resolutions) and probes (columns,
 one entry per run: resolution, delta_C, meets, missed, rhs_evals, wall_s, end, finished).)";
 
-constexpr const char* stability_doc = R"(Maps the verdicts of a kinematic model over its gain k and the step, as `energy-audit stability` does.
+constexpr const char* stability_doc = R"(Maps the verdicts of a kinematic model over its gain k and the step, as
+`energy-audit stability` does.
 
 model: a kinematic model (ellipse). methods: explicit Runge-Kutta methods (default ["euler",
 "rk2", "rk3", "rk4"]); steps: the steps tau (default [0.002, 0.005, 0.01]); k: the gains,

@@ -25,7 +25,9 @@ Json probe_record(const std::optional<Probe>& p) {
 
 Json boundary_record(const std::optional<OperationalBoundary>& b) {
   if (!b) return nullptr;
-  return {{"last_stable", b->last_stable}, {"first_unstable", b->first_unstable}, {"passing_beyond", b->passing_beyond}};
+  return {{"last_stable", b->last_stable},
+          {"first_unstable", b->first_unstable},
+          {"passing_beyond", b->passing_beyond}};
 }
 
 }  // namespace
