@@ -1,9 +1,10 @@
 // The Python module `energy_audit`: every model the command line knows, run with every method
 // and option it has (run_model.hpp), checked by the same rules, and the audit of a trajectory
-// computed elsewhere (trajectory_audit.hpp). Histories come back as one NumPy array that owns the
-// rows the audit wrote, block by block, with a view per column. A run goes on a thread of its
-// own while the calling thread, holding the GIL now and then, lets Python's signal handlers run
-// (Ctrl-C stops the run at a step boundary) and draws the progress line.
+// computed elsewhere (trajectory_audit.hpp); the studies are study_bindings.cpp's. Histories come
+// back as one NumPy array that owns the rows the audit wrote, block by block, with a view per
+// column. A run goes on a thread of its own while the calling thread, holding the GIL now and
+// then, lets Python's signal handlers run (Ctrl-C stops the run at a step boundary) and draws the
+// progress line (interruptible.hpp).
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,12 +29,16 @@
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
+#include "interruptible.hpp"
+#include "model_options.hpp"
 #include "model_registry.hpp"
+#include "study_bindings.hpp"
 
 namespace py = pybind11;
 namespace ea = energy_audit;
 namespace studies = energy_audit::studies;
 namespace examples = energy_audit::examples;
+namespace python = energy_audit::python;
 
 namespace {
 
@@ -59,30 +63,13 @@ py::array_t<double> owning_array(std::vector<double>&& values, std::size_t colum
                              owned->data(), free_when_done);
 }
 
-std::vector<studies::Assignment> assignments(const std::map<std::string, double>& values) {
-  std::vector<studies::Assignment> list;
-  for (const auto& [name, value] : values) list.emplace_back(name, value);
-  return list;
-}
-
 /// The keyword arguments of `run`; an option left out is absent (the command line's default
 /// applies), so that one given where it has no effect is refused as on the command line.
 struct RunArguments {
   std::string method = "rk4";
-  std::optional<double> step, rtol, atol;
-  std::optional<long> max_steps;
-  std::optional<std::string> z_as, iteration;
-  std::optional<double> initial_step, max_step, t_end;
+  std::optional<double> step, rtol;
+  python::ModelOptions options;
   std::map<std::string, double> set, init;
-  std::optional<std::string> form;
-  std::vector<std::string> independent;
-  double threshold = 1e-3;
-  std::optional<double> drift_threshold;
-  std::string stabilize = "none";
-  std::optional<std::pair<double, double>> baumgarte;
-  std::optional<std::string> phase;
-  std::optional<std::size_t> equation_check_every;
-  std::optional<double> equation_threshold;
   std::optional<std::size_t> every;
   bool history = true;
   bool progress = false;
@@ -91,16 +78,6 @@ struct RunArguments {
 /// Histories above this many bytes are announced by a warning before the run starts.
 constexpr double history_warning_bytes = 256.0 * 1024 * 1024;
 
-/// The value of `choices` named `text`; SettingsError naming the argument otherwise.
-template <class Enum>
-Enum choose(const char* argument, const std::string& text, const std::map<std::string, Enum>& choices) {
-  const auto found = choices.find(text);
-  if (found != choices.end()) return found->second;
-  std::string names;
-  for (const auto& [name, value] : choices) names += (names.empty() ? "" : ", ") + name;
-  throw studies::SettingsError(std::string(argument) + ": '" + text + "' is none of " + names);
-}
-
 /// The settings of `arguments`; the options given that have no effect are refused as on the
 /// command line (run_model.hpp), the messages naming Python's arguments. check_settings does the
 /// rest.
@@ -108,53 +85,15 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   studies::RunSettings settings;
   settings.options = studies::OptionNames::keyword_arguments();
   settings.method = studies::find_method(arguments.method, "method");
-  // Takes an argument that was given, and notes it under the command line's name of the option.
-  const auto take = [&settings](const char* name, const auto& argument, auto& field) {
-    if (!argument) return;
-    settings.given.insert(name);
-    field = *argument;
-  };
-  take("step", arguments.step, settings.step);
-  take("rtol", arguments.rtol, settings.cvodes.rtol);
-  take("atol", arguments.atol, settings.cvodes.atol);
-  take("max-steps", arguments.max_steps, settings.cvodes.max_steps);
-  take("initial-step", arguments.initial_step, settings.cvodes.initial_step);
-  take("max-step", arguments.max_step, settings.cvodes.max_step);
-  take("drift-threshold", arguments.drift_threshold, settings.audit.drift_threshold);
-  take("equation-check-every", arguments.equation_check_every, settings.audit.equation_check_every);
-  take("equation-threshold", arguments.equation_threshold, settings.audit.equation_threshold);
-  if (arguments.z_as) {
-    settings.given.insert("z-as");
-    settings.cvodes.z_mode = choose<ea::sun::ZMode>(
-        "z_as", *arguments.z_as, {{"state", ea::sun::ZMode::State}, {"quadrature", ea::sun::ZMode::Quadrature}});
+  if (arguments.step) {
+    settings.given.insert("step");
+    settings.step = *arguments.step;
   }
-  if (arguments.iteration) {
-    settings.given.insert("iteration");
-    settings.cvodes.iteration = choose<ea::sun::NonlinearIteration>(
-        "iteration", *arguments.iteration,
-        {{"newton", ea::sun::NonlinearIteration::Newton}, {"fixed-point", ea::sun::NonlinearIteration::FixedPoint}});
+  if (arguments.rtol) {
+    settings.given.insert("rtol");
+    settings.cvodes.rtol = *arguments.rtol;
   }
-  if (arguments.baumgarte) {
-    settings.given.insert("baumgarte");
-    settings.baumgarte = {arguments.baumgarte->first, arguments.baumgarte->second};
-  }
-  settings.t_end = arguments.t_end;
-  settings.independent = arguments.independent;
-  settings.audit.threshold = arguments.threshold;
-  if (arguments.phase) {
-    settings.phase = choose<ea::PiecePhase>("phase", *arguments.phase,
-                                            {{"right", ea::PiecePhase::Right}, {"midpoint", ea::PiecePhase::Midpoint}});
-  }
-  if (arguments.form) {
-    settings.form = choose<studies::Form>("form", *arguments.form,
-                                      {{"lagrange", studies::Form::Lagrange},
-                                       {"hamilton", studies::Form::Hamilton},
-                                       {"multipliers", studies::Form::Multipliers},
-                                       {"maggi", studies::Form::Maggi}});
-  }
-  settings.stabilization = choose<studies::Stabilization>(
-      "stabilize", arguments.stabilize,
-      {{"none", studies::Stabilization::None}, {"baumgarte", studies::Stabilization::Baumgarte}, {"ggl", studies::Stabilization::Ggl}});
+  arguments.options.apply_to(settings);
   studies::check_model_options_apply(model, settings);
   studies::check_method_options_apply(settings.given, settings.options, studies::methods_used(settings.method));
   if (arguments.every) {
@@ -245,45 +184,25 @@ class ProgressLine {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), drawn_ = start_;
 };
 
-/// Runs on a thread of its own; every poll interval this thread, with the GIL, runs Python's
-/// signal handlers and draws the progress line. A KeyboardInterrupt (Ctrl-C) stops the run at
-/// the next step boundary and the partial outcome comes back (RunEnd::Interrupted); another
-/// exception from a handler stops it too and is raised once it has stopped.
+/// Runs on a thread of its own (interruptible.hpp) while the calling thread draws the progress
+/// line: Ctrl-C stops the run at the next step boundary and the partial outcome comes back
+/// (RunEnd::Interrupted).
 studies::RunOutcome run_interruptibly(const studies::ModelEntry& model, const studies::ModelSetup& setup,
-                                  studies::RunSettings settings, std::optional<ProgressLine> progress_line) {
+                                      studies::RunSettings settings, std::optional<ProgressLine> progress_line) {
   ea::StopRequest stop;
   ea::RunProgress progress;
   settings.stop = &stop;
   settings.audit.progress = &progress;
-  auto outcome = std::async(std::launch::async, [&] { return studies::run_model(model, setup, settings); });
-  // Leaving early (an exception) stops the run before the future's destructor waits for it.
-  struct StopWhenLeaving {
-    ea::StopRequest& stop;
-    ~StopWhenLeaving() { stop.request(); }
-  } stop_when_leaving{stop};
-  std::optional<py::error_already_set> raised;
-  for (;;) {
-    bool ended = false;
-    {
-      const py::gil_scoped_release release;
-      ended = outcome.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
-    }
-    if (ended) break;
-    if (!raised && PyErr_CheckSignals() != 0) {
-      raised.emplace();  // takes the exception the handler raised
-      stop.request();
-    }
-    if (progress_line) progress_line->draw(progress, false);
-  }
-  studies::RunOutcome result = outcome.get();
-  if (progress_line) progress_line->draw(progress, true);
-  if (raised && !raised->matches(PyExc_KeyboardInterrupt)) throw *raised;
-  return result;
+  return python::run_interruptibly(
+      stop, [&] { return studies::run_model(model, setup, settings); },
+      [&](bool last) {
+        if (progress_line) progress_line->draw(progress, last);
+      });
 }
 
 RunResult run(const std::string& model_name, const RunArguments& arguments) {
   const studies::ModelEntry& model = examples::find_model(model_name);
-  const studies::ModelSetup setup{assignments(arguments.set), assignments(arguments.init)};
+  const studies::ModelSetup setup{python::assignments(arguments.set), python::assignments(arguments.init)};
   studies::RunSettings settings = run_settings(model, arguments);
   const ea::Interval interval = studies::check_settings(model, setup, settings);
   const studies::Form form = studies::form_of(model, settings);
@@ -314,7 +233,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.end = outcome.finished() ? "finished" : outcome.stop_description();
   r.finished = outcome.finished();
   r.delta_C = outcome.audit ? outcome.audit->relative_drift() : std::nan("");
-  r.threshold = arguments.threshold;
+  r.threshold = arguments.options.threshold;
   r.equation_residual = outcome.audit && outcome.audit->equation_check().checked_steps() > 0
                             ? outcome.audit->equation_check().relative_residual()
                             : std::nan("");
@@ -478,10 +397,12 @@ PYBIND11_MODULE(energy_audit, m) {
          const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
          std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
          std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress) {
-        return run(model, RunArguments{method, step, rtol, atol, max_steps, z_as, iteration, initial_step, max_step,
-                                       t_end, set, init, form, independent, threshold, drift_threshold, stabilize,
-                                       baumgarte, phase, equation_check_every, equation_threshold, every, history,
-                                       progress});
+        return run(model, RunArguments{method, step, rtol,
+                                       python::ModelOptions{atol, max_steps, z_as, iteration, initial_step, max_step,
+                                                            t_end, form, independent, threshold, drift_threshold,
+                                                            stabilize, baumgarte, phase, equation_check_every,
+                                                            equation_threshold},
+                                       set, init, every, history, progress});
       },
       py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
       py::arg("atol") = py::none(), py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
@@ -493,6 +414,8 @@ PYBIND11_MODULE(energy_audit, m) {
       py::arg("phase") = py::none(), py::arg("equation_check_every") = py::none(),
       py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
       py::arg("progress") = false, run_doc);
+
+  python::add_study_functions(m);
 
   py::class_<ea::Audit>(m, "TrajectoryAudit", "What audit_trajectory() returns")
       .def_property_readonly("delta_C", &ea::Audit::relative_drift)

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
+#include <energy_audit/studies/study_records.hpp>
 
 #include "number_text.hpp"
 
@@ -57,39 +57,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
 
 void write_advice_json(OutputFile& file, const std::string& model, const AdviceSettings& settings,
                        const Advice& advice) {
-  using Json = nlohmann::ordered_json;
-  const auto probe_json = [](const std::optional<Probe>& p) -> Json {
-    if (!p) return nullptr;
-    return {{"resolution", p->resolution}, {"delta_C", std::isfinite(p->delta_C) ? Json(p->delta_C) : Json("inf")},
-            {"meets", p->meets}, {"missed", p->missed}, {"rhs_evals", p->rhs_evaluations}, {"wall_s", p->wall_seconds},
-            {"end", p->end}, {"finished", p->finished}};
-  };
-  Json j;
-  j["model"] = model;
-  j["target"] = settings.target;
-  j["drift_target"] = settings.drift_target;
-  Json methods = Json::array();
-  for (const MethodAdvice& m : advice.methods) {
-    Json probes = Json::array();
-    for (const Probe& p : m.probes) probes.push_back(probe_json(p));
-    methods.push_back({{"method", m.method},
-                       {"resolution", m.adaptive ? "rtol" : "step"},
-                       {"answer", probe_json(m.answer)},
-                       {"next", probe_json(m.next)},
-                       {"round_off_floor", m.round_off_floor},
-                       {"not_monotone", m.not_monotone},
-                       {"note", m.note},
-                       {"diverged", m.probes_ending("diverged")},
-                       {"error", m.probes_ending("error")},
-                       {"interrupted", m.probes_ending("interrupted")},
-                       {"probes", probes}});
-  }
-  j["methods"] = methods;
-  j["recommended"] = advice.recommended ? Json(advice.methods[*advice.recommended].method) : Json(nullptr);
-  j["threads"] = advice.workers.threads;
-  j["ranks"] = advice.workers.ranks;
-  j["interrupted"] = advice.interrupted;
-  file.write(j.dump(2) + "\n");
+  file.write(advice_record(model, settings, advice).dump(2) + "\n");
 }
 
 }  // namespace energy_audit::cli

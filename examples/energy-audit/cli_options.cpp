@@ -109,28 +109,6 @@ CLI::Validator one_of(std::vector<std::string> names) {
       "");
 }
 
-std::vector<double> GainRange::values() const {
-  const auto count = static_cast<std::size_t>(std::floor((last - first) / step + 1e-9)) + 1;
-  std::vector<double> gains(count);
-  for (std::size_t i = 0; i < count; ++i) gains[i] = first + static_cast<double>(i) * step;
-  return gains;
-}
-
-GainRange parse_gain_range(const std::string& text) {
-  GainRange range;
-  std::istringstream in(text);
-  char colon1 = 0, colon2 = 0;
-  if (!(in >> range.first >> colon1 >> range.step >> colon2 >> range.last) || colon1 != ':' ||
-      colon2 != ':' || !(in >> std::ws).eof() || !std::isfinite(range.first) || !std::isfinite(range.last) ||
-      !std::isfinite(range.step)) {
-    throw UsageError("--k: '" + text + "' is not FIRST:STEP:LAST (e.g. -1500:0.5:3)");
-  }
-  if (!(range.step > 0)) throw UsageError("--k: the step in '" + text + "' must be > 0");
-  if (range.last < range.first) throw UsageError("--k: LAST in '" + text + "' is below FIRST");
-  if ((range.last - range.first) / range.step > 1e6) {
-    throw UsageError("--k: '" + text + "' gives more than a million gains");
-  }
-  return range;
-}
+GainRange parse_gain_range(const std::string& text) { return studies::parse_gain_range(text, "--k"); }
 
 }  // namespace energy_audit::cli

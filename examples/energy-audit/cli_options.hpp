@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <energy_audit/studies/assignment.hpp>
+#include <energy_audit/studies/gain_range.hpp>
 
 namespace energy_audit::cli {
 
@@ -35,11 +36,8 @@ CLI::Validator one_of(std::vector<std::string> names);
 using studies::Assignment;
 using studies::AssignmentList;
 
-/// FIRST:STEP:LAST, as --k takes it: FIRST, FIRST + STEP, ... up to LAST (within 1e-9 STEP).
-struct GainRange {
-  double first = 0, step = 1, last = 0;
-  std::vector<double> values() const;
-};
+/// FIRST:STEP:LAST, as --k takes it (gain_range.hpp).
+using studies::GainRange;
 /// Reads "a:s:b"; throws UsageError naming --k for anything else (s must be > 0, b ≥ a).
 GainRange parse_gain_range(const std::string& text);
 

@@ -8,15 +8,13 @@
 #include <set>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <energy_audit/studies/study_records.hpp>
 
 #include "number_text.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 /// "a | b" with as many significant digits (6 at least) as it takes the two to differ.
 std::string pair_text(double a, double b) {
@@ -37,11 +35,6 @@ std::string boundary_text(const std::optional<OperationalBoundary>& b) {
 }
 
 std::string optional_text(const std::optional<double>& value) { return value ? printf_text("%.6g", *value) : "none"; }
-
-Json boundary_json(const std::optional<OperationalBoundary>& b) {
-  if (!b) return nullptr;
-  return {{"last_stable", b->last_stable}, {"first_unstable", b->first_unstable}, {"passing_beyond", b->passing_beyond}};
-}
 
 /// The points of one method, τ and start.
 std::vector<const MapPoint*> points_of(const StabilityMap& map, const std::string& method, double tau,
@@ -104,40 +97,7 @@ void write_stability_csv(OutputFile& file, const StabilityMap& map) {
 }
 
 void write_stability_json(OutputFile& file, const std::string& model, const StabilityMap& map) {
-  Json j;
-  j["model"] = model;
-  j["threads"] = map.workers.threads;
-  j["ranks"] = map.workers.ranks;
-  j["interrupted"] = map.interrupted;
-  Json summaries = Json::array();
-  for (const MethodStepSummary& s : map.summaries) {
-    Json starts = Json::array();
-    for (const StartBoundaries& b : s.starts) {
-      starts.push_back({{"start", b.start}, {"lower", boundary_json(b.lower)}, {"upper", boundary_json(b.upper)}});
-    }
-    summaries.push_back({{"method", s.method},
-                         {"tau", s.tau},
-                         {"linear_lower", s.linear.lower},
-                         {"linear_upper", s.linear.upper},
-                         {"rho_one_lower", s.rho_one_lower ? Json(*s.rho_one_lower) : Json(nullptr)},
-                         {"rho_one_upper", s.rho_one_upper ? Json(*s.rho_one_upper) : Json(nullptr)},
-                         {"boundaries", starts}});
-  }
-  j["summaries"] = summaries;
-  Json points = Json::array();
-  for (const MapPoint& p : map.points) {
-    if (p.verdict.empty()) continue;
-    points.push_back({{"method", p.method},
-                      {"tau", p.tau},
-                      {"start", p.start},
-                      {"k", p.k},
-                      {"f_max", std::isfinite(p.f_max) ? Json(p.f_max) : Json("inf")},
-                      {"f_final", std::isfinite(p.f_final) ? Json(p.f_final) : Json("inf")},
-                      {"rho", p.rho},
-                      {"verdict", p.verdict}});
-  }
-  j["points"] = points;
-  file.write(j.dump(1) + "\n");
+  file.write(stability_record(model, map).dump(1) + "\n");
 }
 
 void plot_stability_map(OutputFile& png, const std::string& model, const StabilityMap& map) {

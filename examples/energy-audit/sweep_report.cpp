@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
+#include <energy_audit/studies/study_records.hpp>
 
 #include "number_text.hpp"
 
@@ -55,24 +55,7 @@ void write_sweep_csv(OutputFile& file, const SweepResult& sweep) {
 }
 
 void write_sweep_json(OutputFile& file, const std::string& model, const SweepResult& sweep) {
-  using Json = nlohmann::ordered_json;
-  Json runs = Json::array();
-  for (const SweepRun& run : sweep.runs) {
-    Json values = Json::object();
-    for (const auto* list : {&run.parameters, &run.initial_values}) {
-      for (const Assignment& a : *list) values[a.name] = a.value;
-    }
-    runs.push_back({{"values", values},
-                    {"method", run.method},
-                    {run.adaptive ? "rtol" : "step", run.resolution},
-                    {"delta_C", std::isfinite(run.delta_C) ? Json(run.delta_C) : Json(nullptr)},
-                    {"verdict", run.verdict.empty() ? Json(nullptr) : Json(run.verdict)},
-                    {"steps", run.steps},
-                    {"rhs_evals", run.rhs_evaluations},
-                    {"wall_seconds", run.wall_seconds}});
-  }
-  const Json j{{"model", model}, {"threads", sweep.workers.threads}, {"ranks", sweep.workers.ranks}, {"interrupted", sweep.interrupted}, {"runs", runs}};
-  file.write(j.dump(2) + "\n");
+  file.write(sweep_record(model, sweep).dump(2) + "\n");
 }
 
 }  // namespace energy_audit::cli

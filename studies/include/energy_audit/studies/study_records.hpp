@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// The records of the studies' results as JSON objects: what `energy-audit sweep --json`,
+/// `advise --json` and `stability --json` write (docs/command-line.md) and what the Python
+/// module returns as NumPy columns (docs/python.md). Numbers keep every bit; a value that is
+/// absent or not finite is null, except where the record spells an infinite drift "inf".
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <energy_audit/studies/compare.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/stability_map.hpp>
+#include <energy_audit/studies/step_advisor.hpp>
+#include <energy_audit/studies/sweep.hpp>
+
+namespace energy_audit::studies {
+
+/// A comparison: the model, its form, the runs planned, what ran them, whether it was stopped
+/// early, and one object per row with the keys of the comparison CSV's columns (method, step,
+/// rtol, delta_C, equation_residual, verdict, steps, rhs_evals, wall_seconds, observed_order;
+/// null where the CSV leaves a cell empty).
+nlohmann::ordered_json comparison_record(const std::string& model, Form form, const Comparison& comparison);
+
+/// A sweep: the model, what ran it, whether it was stopped early, and one object per run.
+nlohmann::ordered_json sweep_record(const std::string& model, const SweepResult& sweep);
+
+/// The advice: the targets, one object per method with its answer, the next larger step and
+/// every probe, the recommended method, what ran the searches, whether they were stopped early.
+nlohmann::ordered_json advice_record(const std::string& model, const AdviceSettings& settings, const Advice& advice);
+
+/// A stability map: what ran it, the summaries of each method and step, and the runs of the map.
+nlohmann::ordered_json stability_record(const std::string& model, const StabilityMap& map);
+
+}  // namespace energy_audit::studies

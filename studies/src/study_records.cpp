@@ -1,0 +1,147 @@
+#include <energy_audit/studies/study_records.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace energy_audit::studies {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// `value` when it is finite, null otherwise.
+Json finite_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+/// `value` when it is finite, the text "inf" otherwise (a run whose drift left every bound).
+Json finite_or_inf(double value) { return std::isfinite(value) ? Json(value) : Json("inf"); }
+
+Json optional_number(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
+
+Json probe_record(const std::optional<Probe>& p) {
+  if (!p) return nullptr;
+  return {{"resolution", p->resolution}, {"delta_C", finite_or_inf(p->delta_C)}, {"meets", p->meets},
+          {"missed", p->missed},         {"rhs_evals", p->rhs_evaluations},      {"wall_s", p->wall_seconds},
+          {"end", p->end},               {"finished", p->finished}};
+}
+
+Json boundary_record(const std::optional<OperationalBoundary>& b) {
+  if (!b) return nullptr;
+  return {{"last_stable", b->last_stable},
+          {"first_unstable", b->first_unstable},
+          {"passing_beyond", b->passing_beyond}};
+}
+
+}  // namespace
+
+Json comparison_record(const std::string& model, Form form, const Comparison& comparison) {
+  Json rows = Json::array();
+  for (const ComparisonRow& row : comparison.rows) {
+    rows.push_back({{"method", row.method},
+                    {"step", row.adaptive ? Json(nullptr) : Json(row.step)},
+                    {"rtol", row.adaptive ? Json(row.rtol) : Json(nullptr)},
+                    {"delta_C", optional_number(row.delta_C)},
+                    {"equation_residual", optional_number(row.equation_residual)},
+                    {"verdict", row.verdict},
+                    {"steps", row.steps},
+                    {"rhs_evals", row.rhs_evaluations},
+                    {"wall_seconds", row.wall_seconds},
+                    {"observed_order", finite_or_null(row.observed_order)}});
+  }
+  return {{"model", model},
+          {"form", form_name(form)},
+          {"planned", comparison.planned},
+          {"threads", comparison.workers.threads},
+          {"ranks", comparison.workers.ranks},
+          {"interrupted", comparison.rows.size() < comparison.planned},
+          {"rows", rows}};
+}
+
+Json sweep_record(const std::string& model, const SweepResult& sweep) {
+  Json runs = Json::array();
+  for (const SweepRun& run : sweep.runs) {
+    Json values = Json::object();
+    for (const auto* list : {&run.parameters, &run.initial_values}) {
+      for (const Assignment& a : *list) values[a.name] = a.value;
+    }
+    runs.push_back({{"values", values},
+                    {"method", run.method},
+                    {run.adaptive ? "rtol" : "step", run.resolution},
+                    {"delta_C", finite_or_null(run.delta_C)},
+                    {"verdict", run.verdict.empty() ? Json(nullptr) : Json(run.verdict)},
+                    {"steps", run.steps},
+                    {"rhs_evals", run.rhs_evaluations},
+                    {"wall_seconds", run.wall_seconds}});
+  }
+  return {{"model", model},
+          {"threads", sweep.workers.threads},
+          {"ranks", sweep.workers.ranks},
+          {"interrupted", sweep.interrupted},
+          {"runs", runs}};
+}
+
+Json advice_record(const std::string& model, const AdviceSettings& settings, const Advice& advice) {
+  Json j;
+  j["model"] = model;
+  j["target"] = settings.target;
+  j["drift_target"] = settings.drift_target;
+  Json methods = Json::array();
+  for (const MethodAdvice& m : advice.methods) {
+    Json probes = Json::array();
+    for (const Probe& p : m.probes) probes.push_back(probe_record(p));
+    methods.push_back({{"method", m.method},
+                       {"resolution", m.adaptive ? "rtol" : "step"},
+                       {"answer", probe_record(m.answer)},
+                       {"next", probe_record(m.next)},
+                       {"round_off_floor", m.round_off_floor},
+                       {"not_monotone", m.not_monotone},
+                       {"note", m.note},
+                       {"diverged", m.probes_ending("diverged")},
+                       {"error", m.probes_ending("error")},
+                       {"interrupted", m.probes_ending("interrupted")},
+                       {"probes", probes}});
+  }
+  j["methods"] = methods;
+  j["recommended"] = advice.recommended ? Json(advice.methods[*advice.recommended].method) : Json(nullptr);
+  j["threads"] = advice.workers.threads;
+  j["ranks"] = advice.workers.ranks;
+  j["interrupted"] = advice.interrupted;
+  return j;
+}
+
+Json stability_record(const std::string& model, const StabilityMap& map) {
+  Json j;
+  j["model"] = model;
+  j["threads"] = map.workers.threads;
+  j["ranks"] = map.workers.ranks;
+  j["interrupted"] = map.interrupted;
+  Json summaries = Json::array();
+  for (const MethodStepSummary& s : map.summaries) {
+    Json starts = Json::array();
+    for (const StartBoundaries& b : s.starts) {
+      starts.push_back({{"start", b.start}, {"lower", boundary_record(b.lower)}, {"upper", boundary_record(b.upper)}});
+    }
+    summaries.push_back({{"method", s.method},
+                         {"tau", s.tau},
+                         {"linear_lower", s.linear.lower},
+                         {"linear_upper", s.linear.upper},
+                         {"rho_one_lower", optional_number(s.rho_one_lower)},
+                         {"rho_one_upper", optional_number(s.rho_one_upper)},
+                         {"boundaries", starts}});
+  }
+  j["summaries"] = summaries;
+  Json points = Json::array();
+  for (const MapPoint& p : map.points) {
+    if (p.verdict.empty()) continue;  // not run (stopped early)
+    points.push_back({{"method", p.method},
+                      {"tau", p.tau},
+                      {"start", p.start},
+                      {"k", p.k},
+                      {"f_max", finite_or_inf(p.f_max)},
+                      {"f_final", finite_or_inf(p.f_final)},
+                      {"rho", p.rho},
+                      {"verdict", p.verdict}});
+  }
+  j["points"] = points;
+  return j;
+}
+
+}  // namespace energy_audit::studies

@@ -1,0 +1,170 @@
+"""energy_audit.compare, sweep, advise and stability: each returns what the command line writes
+for the same arguments (sweep, advise and stability: their --json record; compare: its --csv
+table), number for number, as NumPy columns with the record's keys; a bad argument is a
+ValueError with the command line's message in Python's names, and Ctrl-C stops a study with the
+runs it made."""
+import csv
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+
+import energy_audit as ea
+
+CLI = os.environ["ENERGY_AUDIT_CLI"]
+
+# Timings differ from one run to the next; every other number is the same to the bit.
+TIMINGS = {"wall_seconds", "wall_s"}
+
+
+def cli_file(command, *arguments, option="--json", suffix=".json"):
+    """The file that `energy-audit COMMAND ARGUMENTS OPTION FILE` writes, as text."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "out" + suffix)
+        subprocess.run([CLI, command, *arguments, "--quiet", option, path], check=True, capture_output=True)
+        with open(path, encoding="utf-8") as output:
+            return output.read()
+
+
+def cli_usage_error(command, *arguments):
+    """The message of the usage error of `energy-audit COMMAND ARGUMENTS`, the options spelled as
+    Python's keyword arguments (--drift-target as drift_target)."""
+    completed = subprocess.run([CLI, command, *arguments], capture_output=True, text=True)
+    assert completed.returncode == 2, completed
+    message = completed.stderr.strip().removeprefix("energy-audit: error: ")
+    return re.sub(r"--([a-z-]+)", lambda option: option.group(1).replace("-", "_"), message)
+
+
+class RecordAssertions(unittest.TestCase):
+    def assert_equals_record(self, value, expected, tables, key=""):
+        """`value` (Python's result) holds `expected` (the JSON record): objects as dicts, the
+        lists under `tables` as dicts of columns, null as None or NaN, "inf" as inf."""
+        where = key or "the record"
+        if key in TIMINGS:
+            self.assertTrue(np.all(np.asarray(value, dtype=float) >= 0), where)
+        elif isinstance(expected, list) and key in tables:
+            self.assertIsInstance(value, dict, where)
+            keys = []
+            for row in expected:
+                keys += [name for name in row if name not in keys]
+            self.assertEqual(list(value), keys, where)
+            for name in keys:
+                self.assertEqual(len(value[name]), len(expected), name)
+                for i, row in enumerate(expected):
+                    self.assert_equals_record(value[name][i], row.get(name), tables, name)
+        elif isinstance(expected, dict):
+            self.assertIsInstance(value, dict, where)
+            self.assertEqual(list(value), list(expected), where)
+            for name, item in expected.items():
+                self.assert_equals_record(value[name], item, tables, name)
+        elif isinstance(expected, list):
+            self.assertIsInstance(value, np.ndarray, where)
+            self.assertEqual(value.tolist(), expected, where)
+        elif expected is None:
+            self.assertTrue(value is None or math.isnan(value), f"{where}: {value!r} for null")
+        elif expected == "inf":
+            self.assertEqual(value, math.inf, where)
+        else:
+            self.assertEqual(type(value) is str, type(expected) is str, where)
+            self.assertEqual(value, expected, where)  # exact: the JSON keeps every digit of a double
+
+
+class StudyTest(RecordAssertions):
+    def test_compare_returns_the_csv_table(self):
+        arguments = dict(methods=["rk4", "rkg", "cvode-bdf"], steps=[1e-2, 5e-3], rtols=[1e-6], t_end=1.0,
+                         set={"m1": 12.0}, init={"phi": -0.3})
+        result = ea.compare("crane", **arguments)
+        table = list(csv.reader(cli_file("compare", "crane", "--methods", "rk4,rkg,cvode-bdf", "--steps",
+                                         "1e-2,5e-3", "--rtols", "1e-6", "--t-end", "1", "--set", "m1=12",
+                                         "--init", "phi=-0.3", option="--csv", suffix=".csv").splitlines()))
+        header, rows = table[0], table[1:]
+        self.assertEqual(list(result["rows"]), header)
+        self.assertEqual((result["model"], result["form"], result["planned"], result["interrupted"]),
+                         ("crane", "lagrange", 5, False))
+        for name in header:
+            column = result["rows"][name]
+            for i, row in enumerate(rows):
+                text = row[header.index(name)]
+                if name in TIMINGS:
+                    self.assertGreaterEqual(column[i], 0.0)
+                elif name in ("method", "verdict"):
+                    self.assertEqual(column[i], text)
+                elif text == "":
+                    self.assertTrue(math.isnan(column[i]), (name, i))
+                else:  # the CSV writes the shortest text that reads back to the same double
+                    self.assertEqual(column[i], int(text) if name in ("steps", "rhs_evals") else float(text), (name, i))
+        self.assertEqual(result["rows"]["steps"].dtype, np.int64)
+        self.assertEqual(result["rows"]["method"][result["rows"]["verdict"] == "pass"].tolist(),
+                         [row[0] for row in rows if row[5] == "pass"])
+
+    def test_sweep_returns_the_json_record(self):
+        result = ea.sweep("crane", set={"m1": [8.0, 10.0]}, init={"phi": [-0.5, -0.3]}, methods=["rk4", "cvode-bdf"],
+                          steps=[1e-2], rtols=[1e-6], t_end=1.0, threads=2)
+        record = json.loads(cli_file("sweep", "crane", "--set", "m1=8,10", "--init", "phi=-0.5,-0.3", "--methods",
+                                     "rk4,cvode-bdf", "--steps", "1e-2", "--rtols", "1e-6", "--t-end", "1",
+                                     "--threads", "2"))
+        self.assertEqual(len(record["runs"]), 8)
+        self.assert_equals_record(result, record, {"runs"})
+        self.assertEqual(list(result["runs"]["values"][0]), ["m1", "phi"])
+
+    def test_advise_returns_the_json_record(self):
+        result = ea.advise("crane-dae", target=1e-5, drift_target=1e-4, methods=["rk4", "cvode-bdf"], t_end=0.5,
+                           threads=2)
+        record = json.loads(cli_file("advise", "crane-dae", "--target", "1e-5", "--drift-target", "1e-4",
+                                     "--methods", "rk4,cvode-bdf", "--t-end", "0.5", "--threads", "2"))
+        self.assertIsNotNone(record["recommended"])
+        self.assert_equals_record(result, record, {"methods", "probes"})
+
+    def test_stability_returns_the_json_record(self):
+        result = ea.stability("ellipse", methods=["euler", "rk4"], steps=[0.01], k="-300:50:3", t_end=2.0,
+                              threads=2, no_boundaries=True)
+        record = json.loads(cli_file("stability", "ellipse", "--methods", "euler,rk4", "--steps", "0.01", "--k",
+                                     "-300:50:3", "--t-end", "2", "--threads", "2", "--no-boundaries"))
+        self.assertEqual(len(record["points"]), 2 * 7 * 2)
+        self.assert_equals_record(result, record, {"summaries", "boundaries", "points"})
+        points = result["points"]
+        self.assertLessEqual(set(points["verdict"][points["method"] == "rk4"]),
+                             {"stable", "neutral", "drifting", "unstable"})
+
+    def test_bad_arguments_are_value_errors_with_the_command_lines_message(self):
+        cases = [
+            (lambda: ea.compare("crane", methods=["rk4"], rtols=[1e-6]),
+             ("compare", "crane", "--methods", "rk4", "--rtols", "1e-6")),
+            (lambda: ea.sweep("crane", set={"mass": [1.0, 2.0]}), ("sweep", "crane", "--set", "mass=1,2")),
+            (lambda: ea.advise("crane", drift_target=1e-3), ("advise", "crane", "--drift-target", "1e-3")),
+            (lambda: ea.stability("ellipse", k="3:1:1"), ("stability", "ellipse", "--k", "3:1:1")),
+            (lambda: ea.stability("ellipse", set={"k": 1.0}), ("stability", "ellipse", "--set", "k=1")),
+        ]
+        for call, cli_arguments in cases:
+            with self.subTest(cli_arguments=cli_arguments):
+                with self.assertRaises(ValueError) as raised:
+                    call()
+                self.assertEqual(str(raised.exception), cli_usage_error(*cli_arguments))
+        with self.assertRaisesRegex(TypeError, r"compare\(\) got an unexpected keyword argument 'stepz'"):
+            ea.compare("crane", stepz=[1e-3])
+        with self.assertRaisesRegex(ValueError, r"^model: ellipse is a kinematic model"):
+            ea.sweep("ellipse")
+
+    def test_ctrl_c_stops_a_study_with_the_runs_it_made(self):
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        start = time.monotonic()
+        timer.start()
+        try:
+            result = ea.sweep("crane", methods=["euler"], steps=[1e-8], set={"m1": [8.0, 10.0]}, threads=1)
+        finally:
+            timer.cancel()
+        self.assertLess(time.monotonic() - start, 30.0)
+        self.assertTrue(result["interrupted"])
+        self.assertEqual(result["runs"]["verdict"].tolist(), ["interrupted", None])
+
+
+if __name__ == "__main__":
+    unittest.main()
