@@ -67,13 +67,8 @@ struct MethodList {
 MethodList method_list(const std::vector<std::string>& names) {
   if (names.empty()) throw SettingsError("methods: none given");
   MethodList list;
-  for (const std::string& name : names) {
-    const Method& method = find_method(name, "methods");
-    list.methods.push_back(method);
-    (method.adaptive() ? list.used.adaptive : list.used.fixed_step) = true;
-    list.used.adams = list.used.adams || method.chooses_iteration;
-  }
-  list.used.names = join(names);
+  for (const std::string& name : names) list.methods.push_back(find_method(name, "methods"));
+  list.used = methods_used(list.methods, join(names));
   return list;
 }
 
@@ -226,20 +221,8 @@ py::object advise_study(const std::string& model, double target, std::optional<d
   if (methods) {
     list = method_list(*methods);
   } else {
-    for (const Method& m : all_methods()) {
-      RunSettings trial = settings.base;
-      trial.method = m;
-      try {
-        check_settings(entry, setup, trial);
-        list.methods.push_back(m);
-      } catch (const SettingsError&) {  // a method that does not run this model (idas on a Lagrange model)
-      }
-    }
-    for (const Method& m : list.methods) {
-      (m.adaptive() ? list.used.adaptive : list.used.fixed_step) = true;
-      list.used.adams = list.used.adams || m.chooses_iteration;
-    }
-    list.used.names = "the methods";
+    list.methods = methods_that_run(entry, setup, settings.base);
+    list.used = methods_used(list.methods, "the methods");
   }
   for (const Method& m : list.methods) {
     RunSettings trial = settings.base;

@@ -173,6 +173,20 @@ MethodsUsed methods_used(const std::vector<Method>& methods, std::string names) 
   return used;
 }
 
+std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& setup, const RunSettings& base) {
+  std::vector<Method> methods;
+  for (const Method& method : all_methods()) {
+    RunSettings trial = base;
+    trial.method = method;
+    try {
+      check_settings(model, setup, trial);
+      methods.push_back(method);
+    } catch (const SettingsError&) {  // a method that does not run this model
+    }
+  }
+  return methods;
+}
+
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings) {
   const OptionNames& option = settings.options;
   const auto refuse_if_given = [&](const char* name, const std::string& why) {

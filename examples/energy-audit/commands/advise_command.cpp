@@ -75,15 +75,7 @@ struct AdviseCommand {
     if (methods_option->count() > 0) {
       for (const std::string& name : methods) method_list.push_back(find_method(name, "--methods"));
     } else {
-      for (const Method& m : all_methods()) {
-        RunSettings trial = settings.base;
-        trial.method = m;
-        try {
-          check_settings(entry, common.setup(), trial);
-          method_list.push_back(m);
-        } catch (const UsageError&) {  // a method that does not run this model (idas on a Lagrange model)
-        }
-      }
+      method_list = methods_that_run(entry, common.setup(), settings.base);
     }
     for (const Method& m : method_list) {
       RunSettings trial = settings.base;

@@ -147,6 +147,9 @@ struct MethodsUsed {
 MethodsUsed methods_used(const Method& method);
 /// The methods used by a study's runs, named `names` in messages.
 MethodsUsed methods_used(const std::vector<Method>& methods, std::string names);
+/// The methods that run `model` with `setup` and the other settings of `base` (idas runs only the
+/// models with constraints): advise's methods when none are named.
+std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& setup, const RunSettings& base);
 
 /// Refuses an option given (settings.given) that has no effect on `model` run in its form: the
 /// Baumgarte factors without Baumgarte's stabilization, the constraint drift threshold without
