@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <initializer_list>
-#include <stdexcept>
 
 #ifdef EA_HAVE_MPI
 #include <mpi.h>
@@ -53,21 +52,11 @@ void MpiSession::abort(int status) const { std::exit(status); }
 
 #endif
 
+studies::RunPool MpiSession::run_pool(int threads, studies::ProgressLine* progress) const {
 #ifdef EA_HAVE_MPI
-
-std::vector<studies::RankGroup::Encoded> MpiSession::map_encoded(std::size_t count, const Encoder& encode,
-                                                                studies::ProgressLine& progress,
-                                                                std::size_t units_each) const {
-  return studies::MpiRanks().map_encoded(count, encode, progress, units_each);
-}
-
-#else
-
-std::vector<studies::RankGroup::Encoded> MpiSession::map_encoded(std::size_t, const Encoder&, studies::ProgressLine&,
-                                                                std::size_t) const {
-  throw std::logic_error("this energy-audit was built without MPI");
-}
-
+  if (size_ > 1) return studies::RunPool(studies::MpiRanks(), progress);
 #endif
+  return studies::RunPool(threads, progress);
+}
 
 }  // namespace energy_audit::cli

@@ -4,24 +4,22 @@
 /// srun): MPI is initialized for the life of the object and finalized after. Started any other
 /// way — or built without MPI — the process is a job of one rank and MPI is never initialized,
 /// so a plain `energy-audit` run never touches MPI. The job's ranks share the runs of a study
-/// (run_pool.hpp) as the studies' MpiRanks do (mpi_ranks.hpp, EnergyAudit::studies_mpi).
+/// through the studies' executor of MPI ranks (mpi_ranks.hpp, EnergyAudit::studies_mpi).
 
-#include <cstddef>
-#include <vector>
-
+#include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_pool.hpp>
 
 namespace energy_audit::cli {
 
-class MpiSession final : public studies::RankGroup {
+class MpiSession {
  public:
   MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
-  int rank() const override { return rank_; }
-  int size() const override { return size_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
   /// Whether this process writes the output: rank 0, or the only process.
   bool leads() const { return rank_ == 0; }
 
@@ -29,9 +27,9 @@ class MpiSession final : public studies::RankGroup {
   /// waiting for this one, would not see.
   [[noreturn]] void abort(int status) const;
 
-  /// The runs across the job's ranks (studies::MpiRanks); built without MPI, a logic error.
-  std::vector<Encoded> map_encoded(std::size_t count, const Encoder& encode, studies::ProgressLine& progress,
-                                   std::size_t units_each) const override;
+  /// Where a study's runs go: the job's ranks (studies::MpiRanks) when it has more than one,
+  /// else `threads` threads of this process; they are counted on `progress` (none: not shown).
+  studies::RunPool run_pool(int threads, studies::ProgressLine* progress = nullptr) const;
 
  private:
   bool initialized_ = false;

@@ -1,11 +1,13 @@
 #include <energy_audit/studies/mpi_ranks.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <mpi.h>
 
@@ -66,8 +68,10 @@ int checked_int(std::size_t size) {
 
 }  // namespace
 
-std::vector<RankGroup::Encoded> MpiRanks::map_encoded(std::size_t count, const Encoder& encode, ProgressLine& progress,
-                                                     std::size_t units_each) const {
+void MpiRanks::run_all(const RunBatch& runs) const {
+  const std::size_t count = runs.count();
+  ProgressLine& progress = runs.progress();
+  const std::size_t units_each = runs.units_each();
   const int ranks = size();
   std::vector<std::uint8_t> mine;
   std::uint64_t counted = 0;  // indices counted on the progress line
@@ -84,7 +88,7 @@ std::vector<RankGroup::Encoded> MpiRanks::map_encoded(std::size_t count, const E
       count_done(i > others_in_flight ? i - others_in_flight : 0);
       if (failed) continue;
       try {
-        append_record(mine, i, false, encode(static_cast<std::size_t>(i)));
+        append_record(mine, i, false, runs.encoded_run(static_cast<std::size_t>(i)));
       } catch (const std::exception& error) {
         const std::string what = error.what();
         append_record(mine, i, true, std::vector<std::uint8_t>(what.begin(), what.end()));
@@ -105,7 +109,7 @@ std::vector<RankGroup::Encoded> MpiRanks::map_encoded(std::size_t count, const E
   std::vector<std::uint8_t> all(total);
   MPI_Allgatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, MPI_COMM_WORLD);
 
-  std::vector<std::vector<std::uint8_t>> results(count);
+  std::vector<RunBatch::Encoded> results(count);
   std::uint64_t first_failure = count;
   std::string failure;
   for (std::size_t at = 0; at < all.size();) {
@@ -125,8 +129,8 @@ std::vector<RankGroup::Encoded> MpiRanks::map_encoded(std::size_t count, const E
     at += header[2];
   }
   if (first_failure < count) throw std::runtime_error(failure);
+  for (std::size_t i = 0; i < count; ++i) runs.keep_encoded(i, results[i]);
   count_done(count);
-  return results;
 }
 
 }  // namespace energy_audit::studies

@@ -12,6 +12,7 @@ namespace energy_audit::studies {
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
+  std::size_t failed_index = count;
   std::mutex failure_mutex;
   const auto work = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
@@ -19,7 +20,12 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
         body(i);
       } catch (...) {
         const std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
+        // The lowest failed index, as a serial run fails: every lower index was taken before
+        // this one, so it has finished or fails while the others stop.
+        if (i < failed_index) {
+          failure = std::current_exception();
+          failed_index = i;
+        }
         next = count;  // the others stop at their next index
       }
     }

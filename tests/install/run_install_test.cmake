@@ -1,10 +1,11 @@
 # cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
-#   -D WORK_DIR=... [-D CONSUMER_FLAGS=...] -P run_install_test.cmake
+#   -D WORK_DIR=... [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...] -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
 # SUNDIALS_VERSION in SUNDIALS_DIR), and configures, builds and runs the consumer of the core
 # alone (SUNDIALS hidden), the consumers of the CVODES and of the IDAS adapter, and the consumer
-# of the studies, which calls advise.
+# of the studies, which calls advise; given MPIEXEC (the build has MPI), that consumer also uses
+# the studies' MPI ranks (COMPONENTS studies studies_mpi) and runs as a job of 2 ranks.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -112,9 +113,16 @@ foreach(consumer IN ITEMS core cvodes idas studies)
     list(APPEND options ${hide_sundials})
   endif()
   set(build ${WORK_DIR}/${consumer}_consumer)
+  set(run ${build}/consumer_test)
+  if(consumer STREQUAL "studies" AND MPIEXEC)
+    list(APPEND options -D CONSUMER_MPI=ON)
+    # OpenMPI refuses root, and more ranks than cores, unless told.
+    set(run ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_rmaps_base_oversubscribe=1 ${MPIEXEC} -n 2 ${run})
+  endif()
   run_step("configure the ${consumer} consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}
     -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}"
     "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}" ${options})
   run_step("build the ${consumer} consumer" ${CMAKE_COMMAND} --build ${build})
-  run_step("run the ${consumer} consumer" ${build}/consumer_test)
+  run_step("run the ${consumer} consumer" ${run})
 endforeach()

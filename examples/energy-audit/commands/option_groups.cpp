@@ -28,7 +28,7 @@ RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option*
     refuse_if_given(threads_option, "the runs go to the " + std::to_string(session.size()) +
                                         " MPI ranks, one run per rank at a time; start it without mpirun for threads");
   }
-  return RunPool(session, static_cast<int>(threads), &progress);
+  return session.run_pool(static_cast<int>(threads), &progress);
 }
 
 void ProgressOptions::add_to(CLI::App& command) {

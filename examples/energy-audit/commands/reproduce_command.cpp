@@ -81,7 +81,7 @@ struct ReproduceCommand {
     outputs.check();
     outputs.open();
     install_interruption_handlers();
-    const RunPool pool(session, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    const RunPool pool = session.run_pool(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     const std::vector<ClaimCheck> checks = check_seed001_claims(pool, &interruption_request());
     print_claim_checks(std::cout, checks);
     std::cout.flush();

@@ -1,12 +1,14 @@
 // Built against the installed package: a model, a stepper, the audit and the energy-balance
 // assertion (EnergyAudit::testing) from the outside, with
 // CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES),
-// with CONSUMER_STUDIES the studies (advise on a model described here).
+// with CONSUMER_STUDIES the studies (advise on a model described here), with CONSUMER_STUDIES_MPI
+// also the studies' MPI ranks (the same advice on the ranks of the job that runs it, mpiexec).
 #define BOOST_TEST_MODULE consumer_test
 #include <array>
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,7 +21,13 @@
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/run_pool.hpp>
+#include <energy_audit/studies/serial_executor.hpp>
 #include <energy_audit/studies/step_advisor.hpp>
+#endif
+#ifdef CONSUMER_STUDIES_MPI
+#include <mpi.h>
+
+#include <energy_audit/studies/mpi_ranks.hpp>
 #endif
 #ifdef CONSUMER_IDAS
 #include <energy_audit/sundials/ida_drop_in.h>
@@ -163,5 +171,40 @@ BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step) {
   }
   BOOST_TEST(advice.methods[0].answer->resolution > 1e-4);
   BOOST_TEST(advice.methods[0].answer->resolution < 0.5);
+}
+#endif
+
+#ifdef CONSUMER_STUDIES_MPI
+BOOST_AUTO_TEST_CASE(installed_studies_mpi_advise_on_the_ranks_as_serially) {
+  namespace studies = energy_audit::studies;
+  // The program initializes MPI for the ranks and finalizes it.
+  struct MpiJob {
+    MpiJob() {
+      int provided = 0;
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    }
+    ~MpiJob() { MPI_Finalize(); }
+  } job;
+  const studies::ModelEntry pendulum = studies::make_entry<DescribedPendulum>("pendulum", "a pendulum of 1 m");
+  studies::AdviceSettings settings;
+  settings.target = 1e-6;
+  const std::vector<studies::Method> methods{studies::find_method("rk4"), studies::find_method("cvode-bdf")};
+  const studies::MpiRanks ranks;
+  const studies::Advice on_ranks = studies::advise(pendulum, {}, methods, settings, ranks);
+  const studies::Advice serial = studies::advise(pendulum, {}, methods, settings, studies::SerialExecutor());
+  BOOST_TEST(on_ranks.workers.ranks == ranks.size());
+  BOOST_REQUIRE_EQUAL(on_ranks.methods.size(), serial.methods.size());
+  for (std::size_t m = 0; m < serial.methods.size(); ++m) {
+    BOOST_TEST_CONTEXT(serial.methods[m].method) {
+      const std::vector<studies::Probe>& expected = serial.methods[m].probes;
+      const std::vector<studies::Probe>& probes = on_ranks.methods[m].probes;
+      BOOST_REQUIRE_EQUAL(probes.size(), expected.size());
+      for (std::size_t p = 0; p < expected.size(); ++p) {
+        BOOST_TEST(probes[p].resolution == expected[p].resolution);
+        BOOST_TEST(probes[p].delta_C == expected[p].delta_C);
+        BOOST_TEST(probes[p].rhs_evaluations == expected[p].rhs_evaluations);
+      }
+    }
+  }
 }
 #endif

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The pool of threads of the studies (run_pool.hpp): independent runs, each result written at
-/// its own index, so a parallel study equals a serial one run by run.
+/// The threads of the studies' pool (thread_pool_executor.hpp): independent runs, each result
+/// written at its own index, so a parallel study equals a serial one run by run.
 
 #include <cstddef>
 #include <functional>
@@ -10,7 +10,7 @@ namespace energy_audit::studies {
 
 /// Runs body(i) for i in [0, count) on `threads` threads (the caller's among them), each taking
 /// the next index when it is free (runs differ in cost by orders of magnitude); the first
-/// exception is rethrown after all have stopped.
+/// exception of the lowest index is rethrown after all have stopped.
 void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body);
 
 }  // namespace energy_audit::studies

@@ -1,5 +1,4 @@
-#include <energy_audit/studies/run_pool.hpp>
-
+#include <energy_audit/studies/run_executor.hpp>
 
 namespace energy_audit::studies {
 
