@@ -107,7 +107,7 @@ Enum choose(const char* argument, const std::string& text, const std::map<std::s
 studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArguments& arguments) {
   studies::RunSettings settings;
   settings.options = studies::OptionNames::keyword_arguments();
-  settings.method = studies::find_method(arguments.method, "method");
+  settings.method = examples::find_method(arguments.method, "method");
   // Takes an argument that was given, and notes it under the command line's name of the option.
   const auto take = [&settings](const char* name, const auto& argument, auto& field) {
     if (!argument) return;
@@ -429,7 +429,7 @@ PYBIND11_MODULE(energy_audit, m) {
   m.def("models", [] { return examples::model_names(); }, "the names of the models");
   m.def("methods", [] {
     std::vector<std::string> names;
-    for (const studies::Method& method : studies::all_methods()) names.push_back(method.name);
+    for (const studies::Method& method : examples::methods()) names.push_back(method.name);
     return names;
   }, "the names of the methods");
 

@@ -75,7 +75,7 @@ struct AdviseCommand {
     if (methods_option->count() > 0) {
       for (const std::string& name : methods) method_list.push_back(find_method(name, "--methods"));
     } else {
-      for (const Method& m : all_methods()) {
+      for (const Method& m : entry.methods) {
         RunSettings trial = settings.base;
         trial.method = m;
         try {
