@@ -84,7 +84,7 @@ constexpr double history_warning_bytes = 256.0 * 1024 * 1024;
 studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArguments& arguments) {
   studies::RunSettings settings;
   settings.options = studies::OptionNames::keyword_arguments();
-  settings.method = studies::find_method(arguments.method, "method");
+  settings.method = examples::find_method(arguments.method, "method");
   if (arguments.step) {
     settings.given.insert("step");
     settings.step = *arguments.step;
@@ -348,7 +348,7 @@ PYBIND11_MODULE(energy_audit, m) {
   m.def("models", [] { return examples::model_names(); }, "the names of the models");
   m.def("methods", [] {
     std::vector<std::string> names;
-    for (const studies::Method& method : studies::all_methods()) names.push_back(method.name);
+    for (const studies::Method& method : examples::methods()) names.push_back(method.name);
     return names;
   }, "the names of the methods");
 

@@ -23,6 +23,7 @@
 #include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/studies/sweep.hpp>
 
+#include "example_methods.hpp"
 #include "interruptible.hpp"
 #include "kinematic_models.hpp"
 #include "model_options.hpp"
@@ -67,7 +68,7 @@ struct MethodList {
 MethodList method_list(const std::vector<std::string>& names) {
   if (names.empty()) throw SettingsError("methods: none given");
   MethodList list;
-  for (const std::string& name : names) list.methods.push_back(find_method(name, "methods"));
+  for (const std::string& name : names) list.methods.push_back(examples::find_method(name, "methods"));
   list.used = methods_used(list.methods, join(names));
   return list;
 }
@@ -156,7 +157,7 @@ py::object compare_study(const std::string& model, const std::optional<std::vect
   plan.base = study_settings(entry, options, list_keywords());
   plan.steps = steps.value_or(std::vector<double>{1e-2, 5e-3, 1e-3});
   plan.rtols = rtols.value_or(std::vector<double>{1e-4, 1e-6, 1e-8, 1e-10});
-  const MethodList list = method_list(methods.value_or(fixed_step_method_names()));
+  const MethodList list = method_list(methods.value_or(fixed_step_method_names(examples::methods())));
   plan.methods = list.methods;
   refuse_unused_lists(list.used, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used);
@@ -250,10 +251,10 @@ py::object stability_study(const std::string& model, const std::vector<std::stri
     throw SettingsError("model: unknown kinematic model '" + model + "' (known: " + join(names) + ")");
   }
   StabilityMapSettings settings;
-  const std::vector<std::string> mappable = stability_method_names();
+  const std::vector<std::string> mappable = stability_method_names(examples::methods());
   if (methods.empty()) throw SettingsError("methods: none given");
   for (const std::string& name : methods) {
-    settings.methods.push_back(find_method(name, "methods"));
+    settings.methods.push_back(examples::find_method(name, "methods"));
     if (std::find(mappable.begin(), mappable.end(), name) == mappable.end()) {
       throw SettingsError("methods: " + name + " has no stability polynomial (the map runs " + join(mappable) + ")");
     }

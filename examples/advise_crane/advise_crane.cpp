@@ -4,20 +4,21 @@
 #include <cstdio>
 #include <vector>
 
-#include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/run_pool.hpp>
 #include <energy_audit/studies/step_advisor.hpp>
+#include <energy_audit/sundials/cvodes_methods.hpp>  // CVODES' methods (EnergyAudit::studies_sundials)
 
 #include "crane.hpp"  // the example models (EnergyAudit::models)
 namespace studies = energy_audit::studies;
+using Methods = studies::MethodFamilies<studies::FixedStepFamily, energy_audit::sun::CvodesMethods>;  // rk4, ...
 
 int main() {
   const studies::ModelEntry crane =
-      studies::make_entry<energy_audit::examples::Crane>("crane", "the trolley crane");
+      studies::make_entry<energy_audit::examples::Crane, Methods>("crane", "the trolley crane");
   studies::AdviceSettings settings;
   settings.target = 1e-6;  // δ_C
-  const std::vector<studies::Method> methods{studies::find_method("rk4"), studies::find_method("cvode-bdf")};
+  const std::vector<studies::Method> methods{Methods::find("rk4"), Methods::find("cvode-bdf")};
   const studies::RunPool pool(2);  // two threads; the advice equals a serial one, run by run
   const studies::Advice advice = studies::advise(crane, {}, methods, settings, pool);
   for (const studies::MethodAdvice& m : advice.methods) {

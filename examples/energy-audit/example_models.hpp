@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The example models the command line runs by name (model_registry.hpp, kinematic_models.hpp),
-/// in the command line's namespace.
+/// The example models the command line runs by name (model_registry.hpp, kinematic_models.hpp)
+/// and their methods (example_methods.hpp), in the command line's namespace.
 
 #include "kinematic_models.hpp"
 #include "model_registry.hpp"
@@ -10,6 +10,7 @@ namespace energy_audit::cli {
 
 using namespace energy_audit::studies;
 using examples::find_kinematic_model;
+using examples::find_method;
 using examples::find_model;
 using examples::kinematic_registry;
 using examples::model_names;

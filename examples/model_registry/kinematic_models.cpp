@@ -8,6 +8,7 @@
 #include <energy_audit/studies/settings_error.hpp>
 
 #include "ellipse.hpp"
+#include "example_methods.hpp"
 
 namespace energy_audit::examples {
 
@@ -51,7 +52,7 @@ KinematicOutcome run_ellipse(const ModelSetup& setup, const KinematicSettings& s
   outcome.parameters = {{"c", s.model.c}, {"k", s.model.k}};
   outcome.initial_values = {{"x", s.start[0]}, {"y", s.start[1]}};
   outcome.coordinate_names = {"x", "y"};
-  return run_kinematic(s.model, s.start, std::move(outcome), settings);
+  return run_kinematic<ExampleMethodFamilies>(s.model, s.start, std::move(outcome), settings);
 }
 
 }  // namespace
@@ -66,6 +67,7 @@ const std::vector<KinematicEntry>& kinematic_registry() {
     ellipse.initial_value_names = {"x", "y"};
     ellipse.starts = {{"on_constraint", {{"x", 1.0}, {"y", 0.0}}}, {"perturbed", {{"x", 1.05}, {"y", 0.0}}}};
     ellipse.interval = {0.0, 20.0};
+    ellipse.methods = kinematic_methods<ExampleMethodFamilies>();
     ellipse.check_setup = [](const ModelSetup& setup) { ellipse_setup(setup); };
     ellipse.run = run_ellipse;
     ellipse.linear_interval = [](const ModelSetup& setup, const Method& method, double tau) {
@@ -76,7 +78,7 @@ const std::vector<KinematicEntry>& kinematic_registry() {
     ellipse.transverse_multiplier = [](const ModelSetup& setup, const Method& method, double tau, int points) {
       const EllipseSetup s = ellipse_setup(setup);
       const KinematicSystem<examples::Ellipse> system(s.model);
-      FixedStepper stepper(method.fixed_step);
+      FixedStepper stepper(FixedStepFamily::fixed_step_method(method));
       return energy_audit::transverse_multiplier(stepper, system, tau, 0.0, examples::Ellipse::constraint_points(points));
     };
     return std::vector<KinematicEntry>{ellipse};

@@ -1,13 +1,16 @@
 #pragma once
 /// \file
 /// The example models by name, as the command line and the Python module run them: their entries
-/// (model_entry.hpp); `models_*.cpp` list the entries, `models.cpp` the families.
+/// (model_entry.hpp), compiled for the example methods (example_methods.hpp); `models_*.cpp` list
+/// the entries, `models.cpp` the families.
 
 #include <string>
 #include <vector>
 
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/settings_error.hpp>
+
+#include "example_methods.hpp"
 
 namespace energy_audit::examples {
 

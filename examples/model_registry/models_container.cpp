@@ -11,10 +11,10 @@ using namespace energy_audit::studies;
 
 std::vector<ModelEntry> container_entries() {
   return {
-      make_entry<ContainerLine>("container-line", "seed 000's container on a rope whose end moves on a line (rheonomic constraint)"),
-      make_entry<ContainerCircle>("container-circle", "seed 000's container on a rope whose end moves on a circle"),
-      make_entry<ContainerLineWrong>("container-line-wrong", "container-line with the sign of dV/dphi flipped in its equations"),
-      make_entry<ContainerCircleWrong>("container-circle-wrong", "container-circle with the sign of dV/dphi flipped in its equations"),
+      make_entry<ContainerLine, ExampleMethodFamilies>("container-line", "seed 000's container on a rope whose end moves on a line (rheonomic constraint)"),
+      make_entry<ContainerCircle, ExampleMethodFamilies>("container-circle", "seed 000's container on a rope whose end moves on a circle"),
+      make_entry<ContainerLineWrong, ExampleMethodFamilies>("container-line-wrong", "container-line with the sign of dV/dphi flipped in its equations"),
+      make_entry<ContainerCircleWrong, ExampleMethodFamilies>("container-circle-wrong", "container-circle with the sign of dV/dphi flipped in its equations"),
   };
 }
 

@@ -12,11 +12,11 @@ using namespace energy_audit::studies;
 
 std::vector<ModelEntry> crane_entries() {
   return {
-      make_entry<Crane>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
-      make_entry<Crane>("crane-derived", "trolley crane, accelerations derived from T, V, f",
-                        AccelerationSource::Derived),
-      make_entry<CraneWrong>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
-      make_entry<CraneDae>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
+      make_entry<Crane, ExampleMethodFamilies>("crane", "trolley crane of seed 002 with its hand-derived eq. 19"),
+      make_entry<Crane, ExampleMethodFamilies>("crane-derived", "trolley crane, accelerations derived from T, V, f",
+                                               AccelerationSource::Derived),
+      make_entry<CraneWrong, ExampleMethodFamilies>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+      make_entry<CraneDae, ExampleMethodFamilies>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
   };
 }
 

@@ -12,12 +12,12 @@ using namespace energy_audit::studies;
 
 std::vector<ModelEntry> crane3d_entries() {
   return {
-      make_entry<Crane3d>("crane3d", "3D truck crane of seed 000, slewing and luffing, from static equilibrium"),
-      make_entry("crane3d-drop", "3D truck crane of seed 000, dropped onto unstretched pad springs",
-                 Crane3d(Crane3dStart::Drop)),
-      make_entry<Crane3dWrong>("crane3d-wrong", "3D truck crane with one sign flipped (gravity in psi), from equilibrium"),
-      make_entry("crane3d-wrong-drop", "3D truck crane with one sign flipped (gravity in psi), dropped",
-                 Crane3dWrong(Crane3dStart::Drop)),
+      make_entry<Crane3d, ExampleMethodFamilies>("crane3d", "3D truck crane of seed 000, slewing and luffing, from static equilibrium"),
+      make_entry<Crane3d, ExampleMethodFamilies>("crane3d-drop", "3D truck crane of seed 000, dropped onto unstretched pad springs",
+                                                 Crane3d(Crane3dStart::Drop)),
+      make_entry<Crane3dWrong, ExampleMethodFamilies>("crane3d-wrong", "3D truck crane with one sign flipped (gravity in psi), from equilibrium"),
+      make_entry<Crane3dWrong, ExampleMethodFamilies>("crane3d-wrong-drop", "3D truck crane with one sign flipped (gravity in psi), dropped",
+                                                      Crane3dWrong(Crane3dStart::Drop)),
   };
 }
 

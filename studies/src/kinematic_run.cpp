@@ -1,5 +1,7 @@
 #include <energy_audit/studies/kinematic_run.hpp>
 
+#include <algorithm>
+
 #include <energy_audit/studies/settings_error.hpp>
 
 namespace energy_audit::studies {
@@ -17,15 +19,23 @@ std::string KinematicOutcome::verdict() const {
 void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& settings) const {
   if (check_setup) check_setup(setup);
   const Method& method = settings.method;
-  if (method.kind == MethodKind::Idas) {
-    throw SettingsError(settings.options.method + ": model " + name +
-                        " is kinematic (q' = w(q, t)); idas runs multiplier models: use a fixed-step method or cvode-bdf, "
-                        "cvode-adams");
+  std::vector<std::string> adaptive, usable;
+  for (const Method& m : methods) {
+    usable.push_back(m.name);
+    if (m.adaptive()) adaptive.push_back(m.name);
   }
-  if (method.kind == MethodKind::FixedStep && method.fixed_step.info().partitioned) {
+  if (method.runs_only_multiplier_models()) {
+    throw SettingsError(settings.options.method + ": model " + name + " is kinematic (q' = w(q, t)); " + method.name +
+                        " runs multiplier models: use a fixed-step method or " + join(adaptive));
+  }
+  if (method.partitioned || std::find(usable.begin(), usable.end(), method.name) == usable.end()) {
+    std::string choices = usable.empty() ? "" : usable.back();
+    if (usable.size() > 1) {
+      choices = join(std::vector<std::string>(usable.begin(), usable.end() - 1)) + " or " + choices;
+    }
+    const std::string why = method.partitioned ? " updates velocities and positions apart" : " is not among its methods";
     throw SettingsError(settings.options.method + ": model " + name + " is kinematic (q' = w(q, t), no velocities); " +
-                        method.name + " updates velocities and positions apart: use euler, rk2, rk3, rk4, rkg, cvode-bdf "
-                        "or cvode-adams");
+                        method.name + why + ": use " + choices);
   }
   const double t_end = settings.t_end.value_or(interval.t_end);
   if (!(t_end > interval.t0)) {

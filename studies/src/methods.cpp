@@ -3,6 +3,8 @@
 #include <tuple>
 
 #include <energy_audit/steppers/explicit_runge_kutta.hpp>
+#include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/studies/fixed_step_family.hpp>
 #include <energy_audit/studies/settings_error.hpp>
 
 namespace energy_audit::studies {
@@ -16,12 +18,12 @@ struct TableauOf<ExplicitRungeKutta<tableau>> {
   static constexpr auto value = tableau;
 };
 
-/// The entry of the fixed-step method M (a type of FixedStepMethods).
+/// The entry of the fixed-step method M (a type of FixedStepMethods), the variant-th.
 template <class M>
-Method fixed_step_entry() {
-  Method method{std::string(M::info.name), std::string(M::info.description), MethodKind::FixedStep,
-                FixedStepMethod::of<M>()};
+Method fixed_step_entry(std::size_t variant) {
+  Method method{std::string(M::info.name), std::string(M::info.description), FixedStepFamily::name, variant};
   method.order = M::info.order;
+  method.partitioned = M::info.partitioned;
   if constexpr (requires { TableauOf<typename M::Stepper>::value; }) {
     method.stability.emplace(TableauOf<typename M::Stepper>::value);
   }
@@ -30,44 +32,46 @@ Method fixed_step_entry() {
 
 }  // namespace
 
-const std::vector<Method>& all_methods() {
+const std::vector<Method>& fixed_step_methods() {
   static const std::vector<Method> methods = [] {
     std::vector<Method> list;
-    std::apply([&list](auto... method) { (list.push_back(fixed_step_entry<decltype(method)>()), ...); },
+    std::apply([&list](auto... method) { (list.push_back(fixed_step_entry<decltype(method)>(list.size())), ...); },
                FixedStepMethods{});
-    list.push_back({"cvode-bdf", "CVODES BDF, variable order 1-5, Newton with a dense linear solver",
-                    MethodKind::Cvodes, FixedStepMethod::of<methods::Rk4>(), sun::Multistep::Bdf});
-    list.push_back({"cvode-adams", "CVODES Adams-Moulton, variable order 1-12, Newton or fixed point",
-                    MethodKind::Cvodes, FixedStepMethod::of<methods::Rk4>(), sun::Multistep::Adams});
-    list.back().chooses_iteration = true;
-    list.push_back({"idas", "IDAS BDF on the residual form of a multiplier model (index 1 or GGL)",
-                    MethodKind::Idas});
     return list;
   }();
   return methods;
 }
 
-std::vector<std::string> fixed_step_method_names() {
+const Method& default_method() { return find_method(fixed_step_methods(), "rk4"); }
+
+std::vector<std::string> method_names(const std::vector<Method>& methods) {
   std::vector<std::string> names;
-  for (const FixedStepMethod m : FixedStepMethod::all()) names.emplace_back(m.info().name);
+  for (const Method& m : methods) names.push_back(m.name);
   return names;
 }
 
-std::vector<std::string> stability_method_names() {
+std::vector<std::string> fixed_step_method_names(const std::vector<Method>& methods) {
   std::vector<std::string> names;
-  for (const Method& m : all_methods()) {
+  for (const Method& m : methods) {
+    if (!m.adaptive()) names.push_back(m.name);
+  }
+  return names;
+}
+
+std::vector<std::string> stability_method_names(const std::vector<Method>& methods) {
+  std::vector<std::string> names;
+  for (const Method& m : methods) {
     if (m.stability) names.push_back(m.name);
   }
   return names;
 }
 
-const Method& find_method(const std::string& name, const char* option) {
-  std::vector<std::string> known;
-  for (const Method& m : all_methods()) {
+const Method& find_method(const std::vector<Method>& methods, const std::string& name, const char* option) {
+  for (const Method& m : methods) {
     if (m.name == name) return m;
-    known.push_back(m.name);
   }
-  throw SettingsError(std::string(option) + ": unknown method '" + name + "' (known: " + join(known) + ")");
+  throw SettingsError(std::string(option) + ": unknown method '" + name + "' (known: " + join(method_names(methods)) +
+                      ")");
 }
 
 }  // namespace energy_audit::studies

@@ -9,7 +9,6 @@
 #include <utility>
 
 #include <energy_audit/error.hpp>
-#include <energy_audit/sundials/adaptive_interval.hpp>
 
 #include <energy_audit/studies/model_catalog.hpp>
 #include <energy_audit/studies/model_entry.hpp>
@@ -90,6 +89,10 @@ namespace {
 
 void check_method_fits_model(const ModelEntry& model, const RunSettings& settings) {
   const std::string& method = settings.method.name;
+  if (std::none_of(model.methods.begin(), model.methods.end(), [&](const Method& m) { return m.name == method; })) {
+    throw SettingsError(settings.options.method + ": model " + model.name + " does not run " + method + " (it runs: " +
+                        join(method_names(model.methods)) + ")");
+  }
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
     const std::vector<std::string> models = catalog_multiplier_model_names();
     throw SettingsError(settings.options.method + ": " + method + " cannot run model " + model.name +
@@ -101,9 +104,13 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
   if (!model.has_multipliers()) {
     throw SettingsError(names("stabilize") + ": model " + model.name + " has no constraints to stabilize");
   }
-  if (settings.stabilization == Stabilization::Ggl && settings.method.kind != MethodKind::Idas) {
-    throw SettingsError(names("stabilize") + ": ggl is a residual form for " + names("method") + " idas, not for " +
-                        method);
+  if (settings.stabilization == Stabilization::Ggl && !settings.method.takes_residual_form) {
+    std::vector<std::string> residual;
+    for (const Method& m : model.methods) {
+      if (m.takes_residual_form) residual.push_back(m.name);
+    }
+    throw SettingsError(names("stabilize") + ": ggl is a residual form for " + names("method") + " " + join(residual) +
+                        ", not for " + method);
   }
   const Baumgarte& b = settings.baumgarte;
   if (!(b.alpha >= 0) || !(b.beta >= 0)) throw SettingsError(names("baumgarte") + ": alpha and beta must be >= 0");
@@ -175,7 +182,7 @@ MethodsUsed methods_used(const std::vector<Method>& methods, std::string names) 
 
 std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& setup, const RunSettings& base) {
   std::vector<Method> methods;
-  for (const Method& method : all_methods()) {
+  for (const Method& method : model.methods) {
     RunSettings trial = base;
     trial.method = method;
     try {
@@ -284,10 +291,12 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
                         " must be finite and >= 0");
   }
   const double span = interval.t_end - interval.t0;
-  if (settings.method.adaptive()) {
-    if (const std::string problem = sun::adaptive_interval_problem(interval.t0, interval.t_end); !problem.empty()) {
+  if (settings.method.interval_problem) {
+    if (const std::string problem = settings.method.interval_problem(interval.t0, interval.t_end); !problem.empty()) {
       throw SettingsError(option("t-end") + ": " + problem);
     }
+  }
+  if (settings.method.adaptive()) {
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
     if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw SettingsError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");

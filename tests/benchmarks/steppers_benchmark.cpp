@@ -293,7 +293,7 @@ BENCHMARK(BM_Rk4_Odeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_
 ea::studies::RunOutcome run_command_line(bool audited, std::size_t store_every,
                                      std::size_t equation_check_every = ea::AuditOptions{}.equation_check_every) {
   ea::studies::RunSettings settings;
-  settings.method = ea::studies::find_method("rk4");
+  settings.method = ea::studies::default_method();
   settings.step = h;
   settings.audited = audited;
   settings.audit.store_every = store_every;

@@ -3,9 +3,11 @@
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
 # SUNDIALS_VERSION in SUNDIALS_DIR), and configures, builds and runs the consumer of the core
-# alone (SUNDIALS hidden), the consumers of the CVODES and of the IDAS adapter, and the consumer
-# of the studies, which calls advise; given MPIEXEC (the build has MPI), that consumer also uses
-# the studies' MPI ranks (COMPONENTS studies studies_mpi) and runs as a job of 2 ranks.
+# alone (SUNDIALS hidden), the consumers of the CVODES and of the IDAS adapter, the consumer of
+# the studies (SUNDIALS hidden: the studies need none), which calls advise with fixed-step
+# methods — given MPIEXEC (the build has MPI), it also uses the studies' MPI ranks (COMPONENTS
+# studies studies_mpi) and runs as a job of 2 ranks — and that of the studies with the SUNDIALS
+# methods, which calls advise with cvode-bdf.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -107,9 +109,9 @@ configure_probe(idas_without_cvodes ok "${link_closure}\ncheck_adapter(idas cvod
 configure_probe(cvodes_without_idas ok "${link_closure}\ncheck_adapter(cvodes idas)")
 
 # A sanitized build installs sanitized libraries: the consumers must be built the same way.
-foreach(consumer IN ITEMS core cvodes idas studies)
+foreach(consumer IN ITEMS core cvodes idas studies studies_sundials)
   set(options -D CONSUMER_COMPONENT=${consumer})
-  if(consumer STREQUAL "core")
+  if(consumer STREQUAL "core" OR consumer STREQUAL "studies")
     list(APPEND options ${hide_sundials})
   endif()
   set(build ${WORK_DIR}/${consumer}_consumer)

@@ -28,9 +28,12 @@
 #include <energy_audit/studies/sweep.hpp>
 #include <energy_audit/studies/thread_pool_executor.hpp>
 
+#include <energy_audit/sundials/cvodes_methods.hpp>
+
 #include "crane.hpp"
 
 namespace es = energy_audit::studies;
+using Methods = es::MethodFamilies<es::FixedStepFamily, energy_audit::sun::CvodesMethods>;
 
 namespace {
 
@@ -83,7 +86,7 @@ static_assert(!es::RunExecutor<int>);
 static_assert(!std::is_constructible_v<es::RunPool, RunsOnly>);
 
 const es::ModelEntry& crane() {
-  static const es::ModelEntry entry = es::make_entry<energy_audit::examples::Crane>("crane", "trolley crane");
+  static const es::ModelEntry entry = es::make_entry<energy_audit::examples::Crane, Methods>("crane", "trolley crane");
   return entry;
 }
 
@@ -101,8 +104,8 @@ es::Advice advise_crane(int threads) {
   es::AdviceSettings settings;
   settings.target = 1e-6;
   settings.base.t_end = 1.0;
-  const std::vector<es::Method> methods{es::find_method("euler"), es::find_method("rk4"), es::find_method("rkg"),
-                                        es::find_method("cvode-bdf")};
+  const std::vector<es::Method> methods{Methods::find("euler"), Methods::find("rk4"), Methods::find("rkg"),
+                                        Methods::find("cvode-bdf")};
   return es::advise(crane(), {}, methods, settings, es::RunPool(threads));
 }
 
@@ -112,7 +115,7 @@ es::SweepResult sweep_crane(const es::RunPool& pool) {
   masses.name = "m2";
   masses.values = {0.5, 1.0, 2.0};
   plan.parameters = {masses};
-  plan.methods = {es::find_method("rk2"), es::find_method("rk4"), es::find_method("cvode-adams")};
+  plan.methods = {Methods::find("rk2"), Methods::find("rk4"), Methods::find("cvode-adams")};
   plan.steps = {1e-2, 2e-3};
   plan.rtols = {1e-5, 1e-8};
   plan.base.t_end = 1.0;

@@ -28,7 +28,7 @@ namespace {
 struct CompareCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
-  std::vector<std::string> methods = fixed_step_method_names();
+  std::vector<std::string> methods = fixed_step_method_names(examples::methods());
   std::vector<double> steps{1e-2, 5e-3, 1e-3};
   std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
   unsigned threads = 1;
@@ -40,7 +40,7 @@ struct CompareCommand {
   void add_to(CLI::App& command) {
     common.add_to(command);
     command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
-        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names()));
+        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names(examples::methods())));
     steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")

@@ -17,7 +17,7 @@ int list_command() {
   // One name column for models and methods, as wide as the longest name.
   int width = 0;
   for (const ModelEntry& model : model_registry()) width = std::max(width, static_cast<int>(model.name.size()));
-  for (const Method& m : all_methods()) width = std::max(width, static_cast<int>(m.name.size()));
+  for (const Method& m : examples::methods()) width = std::max(width, static_cast<int>(m.name.size()));
   std::printf("Models (forms: the default first):\n");
   for (const ModelEntry& model : model_registry()) {
     std::vector<std::string> forms;
@@ -30,14 +30,16 @@ int list_command() {
   }
   const std::string multiplier_models = join(multiplier_model_names());
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
-  for (const Method& m : all_methods()) {
-    const bool partitioned = !m.adaptive() && m.fixed_step.info().partitioned;
+  std::vector<std::string> residual_form;
+  for (const Method& m : examples::methods()) {
     const std::string runs = m.runs_only_multiplier_models() ? multiplier_models
-                             : partitioned                   ? "all models but the kinematic ones"
+                             : m.partitioned                 ? "all models but the kinematic ones"
                                                              : "all models";
     std::printf("  %-*s %s; runs: %s\n", width, m.name.c_str(), m.description.c_str(), runs.c_str());
+    if (m.takes_residual_form) residual_form.push_back(m.name);
   }
-  std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (idas).\n");
+  std::printf("\nMultiplier models take --stabilize none|baumgarte (every method) or ggl (%s).\n",
+              join(residual_form).c_str());
   return exit_finished;
 }
 

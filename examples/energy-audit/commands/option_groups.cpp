@@ -50,9 +50,7 @@ std::vector<std::string> all_model_names() {
 }
 
 std::vector<std::string> method_names() {
-  std::vector<std::string> names;
-  for (const Method& m : all_methods()) names.push_back(m.name);
-  return names;
+  return studies::method_names(examples::methods());
 }
 
 void CommonOptions::add_to(CLI::App& command) {

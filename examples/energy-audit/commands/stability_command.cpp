@@ -44,7 +44,7 @@ struct StabilityCommand {
     for (const KinematicEntry& entry : kinematic_registry()) kinematic_names.push_back(entry.name);
     command.add_option("MODEL", model, "a kinematic model (see `energy-audit list`)")->required()->check(one_of(kinematic_names));
     command.add_option("--methods", methods, "comma-separated explicit Runge-Kutta methods (euler, rk2, rk3, rk4, rkg)")
-        ->delimiter(',')->check(CLI::IsMember(stability_method_names()))->default_str("euler,rk2,rk3,rk4");
+        ->delimiter(',')->check(CLI::IsMember(stability_method_names(examples::methods())))->default_str("euler,rk2,rk3,rk4");
     command.add_option("--steps", steps, "comma-separated steps tau")
         ->delimiter(',')->check(positive_number())->default_str("0.002,0.005,0.01");
     command.add_option("--k", gains, "the gains, FIRST:STEP:LAST")->capture_default_str()->type_name("FIRST:STEP:LAST");

@@ -1,8 +1,10 @@
 // Built against the installed package: a model, a stepper, the audit and the energy-balance
 // assertion (EnergyAudit::testing) from the outside, with
 // CONSUMER_CVODES the CVODES adapter, with CONSUMER_IDAS the IDAS adapter (linked without CVODES),
-// with CONSUMER_STUDIES the studies (advise on a model described here), with CONSUMER_STUDIES_MPI
-// also the studies' MPI ranks (the same advice on the ranks of the job that runs it, mpiexec).
+// with CONSUMER_STUDIES the studies (advise on a model described here, by fixed-step methods),
+// with CONSUMER_STUDIES_MPI also the studies' MPI ranks (the same advice on the ranks of the job
+// that runs it, mpiexec), with CONSUMER_STUDIES_SUNDIALS the studies with the CVODES and IDAS
+// method families (advise by rk4 and cvode-bdf).
 #define BOOST_TEST_MODULE consumer_test
 #include <array>
 #include <cmath>
@@ -17,7 +19,9 @@
 #ifdef CONSUMER_CVODES
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #endif
-#ifdef CONSUMER_STUDIES
+#if defined(CONSUMER_STUDIES) || defined(CONSUMER_STUDIES_SUNDIALS)
+#include <energy_audit/studies/fixed_step_family.hpp>
+#include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/run_pool.hpp>
@@ -28,6 +32,10 @@
 #include <mpi.h>
 
 #include <energy_audit/studies/mpi_ranks.hpp>
+#endif
+#ifdef CONSUMER_STUDIES_SUNDIALS
+#include <energy_audit/sundials/cvodes_methods.hpp>
+#include <energy_audit/sundials/idas_methods.hpp>
 #endif
 #ifdef CONSUMER_IDAS
 #include <energy_audit/sundials/ida_drop_in.h>
@@ -76,7 +84,7 @@ struct CartesianPendulum {
   }
 };
 
-#ifdef CONSUMER_STUDIES
+#if defined(CONSUMER_STUDIES) || defined(CONSUMER_STUDIES_SUNDIALS)
 // The pendulum described for the studies: its parameter and initial values by name, its interval.
 struct DescribedPendulum : Pendulum {
   double angle = 0.3;
@@ -150,14 +158,15 @@ BOOST_AUTO_TEST_CASE(installed_ida_drop_in_headers_build_an_audit) {
 }
 #endif
 
-#ifdef CONSUMER_STUDIES
-BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step) {
-  namespace studies = energy_audit::studies;
-  const studies::ModelEntry pendulum = studies::make_entry<DescribedPendulum>("pendulum", "a pendulum of 1 m");
+#if defined(CONSUMER_STUDIES) || defined(CONSUMER_STUDIES_SUNDIALS)
+namespace {
+namespace studies = energy_audit::studies;
+
+// Advises a step for the pendulum with the first two of `methods`, both meeting the target.
+void check_advice(const studies::ModelEntry& pendulum, const std::vector<studies::Method>& methods) {
   studies::AdviceSettings settings;
   settings.target = 1e-6;
-  const studies::Advice advice = studies::advise(
-      pendulum, {}, {studies::find_method("rk4"), studies::find_method("cvode-bdf")}, settings, studies::RunPool(2));
+  const studies::Advice advice = studies::advise(pendulum, {}, methods, settings, studies::RunPool(2));
   BOOST_REQUIRE_EQUAL(advice.methods.size(), 2u);
   BOOST_REQUIRE(advice.recommended.has_value());
   for (const studies::MethodAdvice& method : advice.methods) {
@@ -171,6 +180,29 @@ BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step) {
   }
   BOOST_TEST(advice.methods[0].answer->resolution > 1e-4);
   BOOST_TEST(advice.methods[0].answer->resolution < 0.5);
+}
+}  // namespace
+#endif
+
+#ifdef CONSUMER_STUDIES
+BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step) {
+  // The studies alone offer the fixed-step methods.
+  const studies::ModelEntry pendulum = studies::make_entry<DescribedPendulum>("pendulum", "a pendulum of 1 m");
+  BOOST_TEST(studies::method_names(pendulum.methods) == studies::method_names(studies::fixed_step_methods()));
+  check_advice(pendulum, {studies::find_method(pendulum.methods, "rk4"), studies::find_method(pendulum.methods, "rk2")});
+}
+#endif
+
+#ifdef CONSUMER_STUDIES_SUNDIALS
+BOOST_AUTO_TEST_CASE(installed_studies_advise_a_step_with_cvodes) {
+  using Families =
+      studies::MethodFamilies<studies::FixedStepFamily, energy_audit::sun::CvodesMethods, energy_audit::sun::IdasMethods>;
+  const studies::ModelEntry pendulum =
+      studies::make_entry<DescribedPendulum, Families>("pendulum", "a pendulum of 1 m");
+  const std::vector<std::string> names = studies::method_names(pendulum.methods);
+  BOOST_TEST(names.size() == studies::fixed_step_methods().size() + 3);
+  BOOST_TEST(names.back() == "idas");
+  check_advice(pendulum, {Families::find("rk4"), Families::find("cvode-bdf")});
 }
 #endif
 
@@ -188,7 +220,8 @@ BOOST_AUTO_TEST_CASE(installed_studies_mpi_advise_on_the_ranks_as_serially) {
   const studies::ModelEntry pendulum = studies::make_entry<DescribedPendulum>("pendulum", "a pendulum of 1 m");
   studies::AdviceSettings settings;
   settings.target = 1e-6;
-  const std::vector<studies::Method> methods{studies::find_method("rk4"), studies::find_method("cvode-bdf")};
+  const std::vector<studies::Method> methods{studies::find_method(pendulum.methods, "rk4"),
+                                            studies::find_method(pendulum.methods, "rk2")};
   const studies::MpiRanks ranks;
   const studies::Advice on_ranks = studies::advise(pendulum, {}, methods, settings, ranks);
   const studies::Advice serial = studies::advise(pendulum, {}, methods, settings, studies::SerialExecutor());

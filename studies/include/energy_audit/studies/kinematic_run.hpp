@@ -2,36 +2,35 @@
 /// \file
 /// Kinematic models (seed 001): first-order systems q̇ = w(q, t) that keep their constraints by
 /// the pseudo-inverse (kinematic_system.hpp), audited by the drift of their constraints
-/// (constraint_drift_audit.hpp) instead of C. Their entry, one run (run_kinematic), and the
-/// linear theory of a fixed-step method on them (stability_polynomial.hpp).
+/// (constraint_drift_audit.hpp) instead of C. Their entry, one run (run_kinematic, by the method
+/// families that have a run_kinematic: method_family.hpp), and the linear theory of a fixed-step
+/// method on them (stability_polynomial.hpp).
 
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <energy_audit/constraint_drift_audit.hpp>
-#include <energy_audit/integrate_const.hpp>
 #include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/run_end.hpp>
 #include <energy_audit/stability_polynomial.hpp>
-#include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
-#include <energy_audit/sundials/integrate_cvodes.hpp>
-#include <energy_audit/transverse_multiplier.hpp>
 
+#include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/run_model.hpp>
 
 namespace energy_audit::studies {
 
 struct KinematicSettings {
-  Method method = find_method("rk4");
+  Method method = default_method();
   double step = 1e-3;         ///< fixed-step methods
   sun::CvodesOptions cvodes;  ///< adaptive methods
   std::optional<double> t_end;
@@ -87,10 +86,11 @@ struct KinematicEntry {
   /// The named starts of a stability map (the first is the default of run).
   std::vector<std::pair<std::string, std::vector<Assignment>>> starts;
   Interval interval;
+  /// The methods its run is compiled for (those of its method families that run kinematic models).
+  std::vector<Method> methods;
   /// Checks the parameter and initial values: throws SettingsError naming an unknown name.
   std::function<void(const ModelSetup&)> check_setup;
-  /// Checks the setup (check_setup) and the method: the kinematic models run on the explicit
-  /// fixed-step methods and CVODES.
+  /// Checks the setup (check_setup) and the method: one of `methods` that runs kinematic models.
   void check(const ModelSetup& setup, const KinematicSettings& settings) const;
   /// Runs the model; a failure ends the run as RunEnd::Error, it does not throw.
   std::function<KinematicOutcome(const ModelSetup&, const KinematicSettings&)> run;
@@ -136,11 +136,21 @@ struct KinematicObserver {
 
 }  // namespace detail
 
-/// Runs the kinematic model `model` from `start` with `settings`, on `outcome` filled with what
-/// the entry knows (model, interval, parameters, initial values, coordinate names); the
-/// transverse multiplier of a fixed-step method is averaged over Model::constraint_points. A
-/// failure ends the run as RunEnd::Error, it does not throw.
-template <class Model>
+/// The methods of Families that run kinematic models: those of the families with a run_kinematic.
+template <class Families>
+std::vector<Method> kinematic_methods() {
+  std::vector<Method> methods;
+  for (const Method& m : Families::methods()) {
+    if (m.runs_kinematic_models()) methods.push_back(m);
+  }
+  return methods;
+}
+
+/// Runs the kinematic model `model` from `start` with `settings`, by the family of Families that
+/// settings.method belongs to, on `outcome` filled with what the entry knows (model, interval,
+/// parameters, initial values, coordinate names). A failure ends the run as RunEnd::Error, it
+/// does not throw.
+template <class Families, class Model>
 KinematicOutcome run_kinematic(const Model& model, Vector start, KinematicOutcome outcome,
                                const KinematicSettings& settings) {
   const KinematicSystem<Model> system(model);
@@ -152,42 +162,16 @@ KinematicOutcome run_kinematic(const Model& model, Vector start, KinematicOutcom
   StopRequest stop;
   detail::KinematicObserver<KinematicSystem<Model>> observer{system, outcome, settings, stop};
   const auto started = std::chrono::steady_clock::now();
-  // The results count as the run goes, so that a run an exception ends keeps what it computed.
-  sun::CvodesResult adaptive_result;
-  IntegrationResult fixed_step_result;
-  const auto take_counts = [&] {
-    if (settings.method.adaptive()) {
-      outcome.steps = static_cast<std::size_t>(adaptive_result.counters.steps);
-      outcome.rhs_evaluations = static_cast<std::size_t>(adaptive_result.counters.rhs_evaluations +
-                                                         adaptive_result.counters.jacobian_rhs_evaluations);
-      outcome.t_reached = adaptive_result.t_reached;
-    } else {
-      outcome.steps = fixed_step_result.steps;
-      outcome.rhs_evaluations = fixed_step_result.rhs_evaluations;
-      outcome.t_reached = fixed_step_result.t_reached;
-    }
-  };
   try {
-    if (settings.method.adaptive()) {
-      sun::CvodesOptions options = settings.cvodes;
-      options.method = settings.method.multistep;
-      outcome.cvodes = options;
-      sun::integrate_cvodes(adaptive_result, system, q, outcome.interval.t0, outcome.interval.t_end, observer,
-                            options, &stop);
-      outcome.end = adaptive_result.end;
-    } else {
-      FixedStepper stepper(settings.method.fixed_step);
-      integrate_const(fixed_step_result, stepper, system, q, outcome.interval.t0, outcome.interval.t_end,
-                      settings.step, observer, &stop);
-      outcome.end = fixed_step_result.end;
-      if (settings.multiplier_points > 0) {
-        outcome.transverse_multiplier = transverse_multiplier(stepper, system, settings.step, outcome.interval.t0,
-                                                              Model::constraint_points(settings.multiplier_points));
+    Families::dispatch(settings.method, [&](auto family) {
+      using Family = decltype(family);
+      if constexpr (requires { &Family::template run_kinematic<Model, decltype(observer)>; }) {
+        Family::run_kinematic(outcome, system, q, observer, settings, stop);
+      } else {
+        throw std::invalid_argument("method " + settings.method.name + " does not run kinematic models");
       }
-    }
-    take_counts();
+    });
   } catch (const std::exception& e) {
-    take_counts();
     outcome.end = RunEnd::Error;
     outcome.error = e.what();
   }

@@ -2,7 +2,8 @@
 /// \file
 /// A model the studies run by name: its entry runs a DescribedModel with the user's parameter
 /// and initial values (ModelSetup) through the integrators' templates, compiled for that model's
-/// system. make_entry makes the entry of any DescribedModel.
+/// system and for the method families it runs (method_family.hpp). make_entry makes the entry of
+/// any DescribedModel.
 
 #include <algorithm>
 #include <functional>
@@ -17,6 +18,8 @@
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
+#include <energy_audit/studies/fixed_step_family.hpp>
+#include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/run_system.hpp>
 #include <energy_audit/studies/settings_error.hpp>
@@ -35,6 +38,8 @@ struct ModelEntry {
   std::vector<std::string> one_sided_multipliers;
   std::vector<std::string> independent_velocities;  ///< Maggi's form by default (may be empty)
   Interval interval;
+  /// The methods its run is compiled for: those of make_entry's method families.
+  std::vector<Method> methods;
 
   std::vector<Form> forms;  ///< the formulations it runs in, the default first
   /// Whether the model's hand-derived accelerations are run in Lagrange's form, where the
@@ -164,11 +169,13 @@ ExtraOutputFunction extra_output_function(const M& model, Form form, const std::
 /// The entry for `prototype` under `name`: --set and --init apply to a copy of it, so that one
 /// model type runs under several names with different defaults (crane3d and crane3d-drop: the
 /// case), compiled once. A Lagrange model takes its accelerations from `source`, a multiplier
-/// model always from its saddle-point system.
-template <DescribedModel M>
+/// model always from its saddle-point system. Its run is compiled for the method families of
+/// Families (a MethodFamilies): the fixed-step methods unless a component's families are given.
+template <DescribedModel M, class Families = MethodFamilies<FixedStepFamily>>
 ModelEntry make_entry(std::string name, std::string description, M prototype,
                       AccelerationSource source = LagrangeSystem<M>::default_source()) {
   ModelEntry entry;
+  entry.methods = Families::methods();
   entry.name = name;
   entry.description = std::move(description);
   for (auto c : M::coordinate_names()) entry.coordinate_names.emplace_back(c);
@@ -240,29 +247,29 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
         const MaggiSystem<M> system(model, detail::indices_of<M::dofs - M::constraints>(outcome.independent,
                                                                                           M::coordinate_names()),
                                     flow);
-        run_system(outcome, system, system.initial_state(start.q, start.v), settings);
+        run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
         return;
       }
       std::optional<Baumgarte> baumgarte;
       if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
       const MultiplierSystem<M> system(model, baumgarte, flow);
-      run_system(outcome, system, system.initial_state(start.q, start.v), settings);
+      run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
     } else if (outcome.form == Form::Hamilton) {
       const HamiltonSystem<M> system(model, flow);
-      run_system(outcome, system, system.initial_state(start.q, start.v, M::interval.t0), settings);
+      run_system<Families>(outcome, system, system.initial_state(start.q, start.v, M::interval.t0), settings);
     } else {
       const LagrangeSystem<M> system(model, source, flow);
-      run_system(outcome, system, system.initial_state(start.q, start.v), settings);
+      run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
     }
   };
   return entry;
 }
 
 /// The entry for a default-constructed model M under `name`.
-template <DescribedModel M>
+template <DescribedModel M, class Families = MethodFamilies<FixedStepFamily>>
 ModelEntry make_entry(std::string name, std::string description,
                       AccelerationSource source = LagrangeSystem<M>::default_source()) {
-  return make_entry<M>(std::move(name), std::move(description), M{}, source);
+  return make_entry<M, Families>(std::move(name), std::move(description), M{}, source);
 }
 
 }  // namespace energy_audit::studies

@@ -83,7 +83,7 @@ struct ExtraOutputRecord {
 struct RunSettings {
   std::optional<Form> form;           ///< the model's first form when absent
   std::vector<std::string> independent;  ///< Maggi's form: the independent velocities (the model's when empty)
-  Method method = find_method("rk4");
+  Method method = default_method();
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
   Stabilization stabilization = Stabilization::None;
