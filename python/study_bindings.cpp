@@ -133,17 +133,6 @@ std::vector<AssignmentList> assignment_lists(const py::dict& values, const char*
   return lists;
 }
 
-/// A kinematic entry's message with the command line's option ("--set: ...") spelled as a
-/// keyword argument ("set: ...").
-std::string keyword_spelling(std::string message) {
-  if (!message.starts_with("--")) return message;
-  message.erase(0, 2);
-  const std::size_t colon = message.find(':');
-  const auto name_end = message.begin() + static_cast<std::ptrdiff_t>(std::min(colon, message.size()));
-  std::replace(message.begin(), name_end, '-', '_');
-  return message;
-}
-
 py::object compare_study(const std::string& model, const std::optional<std::vector<std::string>>& methods,
                          const std::optional<std::vector<double>>& steps,
                          const std::optional<std::vector<double>>& rtols,
@@ -274,16 +263,12 @@ py::object stability_study(const std::string& model, const std::vector<std::stri
   KinematicSettings check;
   check.t_end = settings.t_end;
   check.options = {"methods", "steps", "rtol", true};
-  try {
-    for (const Method& method : settings.methods) {
-      check.method = method;
-      for (const double tau : steps) {
-        check.step = tau;
-        entry->check(settings.setup, check);
-      }
+  for (const Method& method : settings.methods) {
+    check.method = method;
+    for (const double tau : steps) {
+      check.step = tau;
+      entry->check(settings.setup, check);
     }
-  } catch (const SettingsError& e) {
-    throw SettingsError(keyword_spelling(e.what()));
   }
   StopRequest stop;
   settings.stop = &stop;

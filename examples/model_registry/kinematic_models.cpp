@@ -21,7 +21,7 @@ struct EllipseSetup {
   Eigen::Vector2d start{1.0, 0.0};
 };
 
-EllipseSetup ellipse_setup(const ModelSetup& setup) {
+EllipseSetup ellipse_setup(const ModelSetup& setup, const OptionNames& names = {}) {
   EllipseSetup s;
   for (const Assignment& a : setup.parameters) {
     if (a.name == "c") {
@@ -29,7 +29,7 @@ EllipseSetup ellipse_setup(const ModelSetup& setup) {
     } else if (a.name == "k") {
       s.model.k = a.value;
     } else {
-      throw SettingsError("--set: model ellipse has no parameter '" + a.name + "' (parameters: c, k)");
+      throw SettingsError(names("set") + ": model ellipse has no parameter '" + a.name + "' (parameters: c, k)");
     }
   }
   for (const Assignment& a : setup.initial_values) {
@@ -38,7 +38,7 @@ EllipseSetup ellipse_setup(const ModelSetup& setup) {
     } else if (a.name == "y") {
       s.start[1] = a.value;
     } else {
-      throw SettingsError("--init: model ellipse has no initial value '" + a.name + "' (initial values: x, y)");
+      throw SettingsError(names("init") + ": model ellipse has no initial value '" + a.name + "' (initial values: x, y)");
     }
   }
   return s;
@@ -68,7 +68,7 @@ const std::vector<KinematicEntry>& kinematic_registry() {
     ellipse.starts = {{"on_constraint", {{"x", 1.0}, {"y", 0.0}}}, {"perturbed", {{"x", 1.05}, {"y", 0.0}}}};
     ellipse.interval = {0.0, 20.0};
     ellipse.methods = kinematic_methods<ExampleMethodFamilies>();
-    ellipse.check_setup = [](const ModelSetup& setup) { ellipse_setup(setup); };
+    ellipse.check_setup = [](const ModelSetup& setup, const OptionNames& names) { ellipse_setup(setup, names); };
     ellipse.run = run_ellipse;
     ellipse.linear_interval = [](const ModelSetup& setup, const Method& method, double tau) {
       const EllipseSetup s = ellipse_setup(setup);

@@ -1,9 +1,7 @@
-// The models the command line knows, in the order `list` prints them. Adding a model: put its
+// The example models by name, in the order the command line's `list` prints them. Adding a model: put its
 // header in examples/models/ and add its entry to the list of its family (models_*.cpp), or a new
 // family's file here; each family compiles in a translation unit of its own.
 #include "model_registry.hpp"
-
-#include <energy_audit/studies/model_catalog.hpp>
 
 namespace energy_audit::examples {
 
@@ -17,8 +15,6 @@ const std::vector<ModelEntry>& model_registry() {
     }
     return list;
   }();
-  static const bool registered = (register_model_catalog(models), true);
-  (void)registered;
   return models;
 }
 

@@ -17,7 +17,7 @@ std::string KinematicOutcome::verdict() const {
 }
 
 void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& settings) const {
-  if (check_setup) check_setup(setup);
+  if (check_setup) check_setup(setup, settings.options);
   const Method& method = settings.method;
   std::vector<std::string> adaptive, usable;
   for (const Method& m : methods) {
@@ -39,7 +39,7 @@ void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& set
   }
   const double t_end = settings.t_end.value_or(interval.t_end);
   if (!(t_end > interval.t0)) {
-    throw SettingsError("--t-end: " + std::to_string(t_end) + " must be after the start, t = " + std::to_string(interval.t0));
+    throw SettingsError(settings.options("t-end") + ": " + std::to_string(t_end) + " must be after the start, t = " + std::to_string(interval.t0));
   }
   if (!method.adaptive()) check_fixed_step(settings.options, settings.step, {interval.t0, t_end});
 }

@@ -10,7 +10,6 @@
 
 #include <energy_audit/error.hpp>
 
-#include <energy_audit/studies/model_catalog.hpp>
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/settings_error.hpp>
 
@@ -94,10 +93,8 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
                         join(method_names(model.methods)) + ")");
   }
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
-    const std::vector<std::string> models = catalog_multiplier_model_names();
     throw SettingsError(settings.options.method + ": " + method + " cannot run model " + model.name +
-                        ", which has no constraints (" + method +
-                        (models.empty() ? " runs models with constraints)" : " runs: " + join(models) + ")"));
+                        ", which has no constraints (" + method + " runs models with constraints)");
   }
   if (settings.stabilization == Stabilization::None) return;
   const OptionNames& names = settings.options;

@@ -88,8 +88,9 @@ struct KinematicEntry {
   Interval interval;
   /// The methods its run is compiled for (those of its method families that run kinematic models).
   std::vector<Method> methods;
-  /// Checks the parameter and initial values: throws SettingsError naming an unknown name.
-  std::function<void(const ModelSetup&)> check_setup;
+  /// Checks the parameter and initial values: throws SettingsError naming an unknown name and the
+  /// option as `names` spells it.
+  std::function<void(const ModelSetup&, const OptionNames& names)> check_setup;
   /// Checks the setup (check_setup) and the method: one of `methods` that runs kinematic models.
   void check(const ModelSetup& setup, const KinematicSettings& settings) const;
   /// Runs the model; a failure ends the run as RunEnd::Error, it does not throw.
