@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "model_registry.hpp"
+
 namespace energy_audit::python {
 
 namespace py = pybind11;
@@ -59,6 +61,7 @@ ModelOptions ModelOptions::from_keywords(const py::kwargs& keywords, const char*
 }
 
 void ModelOptions::apply_to(studies::RunSettings& settings) const {
+  settings.models_with_constraints = examples::multiplier_model_names();
   // Takes an option that was given, and notes it under the command line's name.
   const auto take_given = [&settings](const char* name, const auto& option, auto& field) {
     if (!option) return;

@@ -73,16 +73,6 @@ MethodList method_list(const std::vector<std::string>& names) {
   return list;
 }
 
-/// Refuses the steps given without a fixed-step method, the rtols without an adaptive one.
-void refuse_unused_lists(const MethodsUsed& used, bool steps_given, bool rtols_given) {
-  if (!used.fixed_step && steps_given) {
-    throw SettingsError("steps: applies to the fixed-step methods, not to " + used.names);
-  }
-  if (!used.adaptive && rtols_given) {
-    throw SettingsError("rtols: applies to the adaptive methods, not to " + used.names);
-  }
-}
-
 /// The settings common to a study's runs: `options` applied, its messages naming the keywords.
 RunSettings study_settings(const ModelEntry& model, const ModelOptions& options, OptionNames names) {
   RunSettings settings;
@@ -148,7 +138,7 @@ py::object compare_study(const std::string& model, const std::optional<std::vect
   plan.rtols = rtols.value_or(std::vector<double>{1e-4, 1e-6, 1e-8, 1e-10});
   const MethodList list = method_list(methods.value_or(fixed_step_method_names(examples::methods())));
   plan.methods = list.methods;
-  refuse_unused_lists(list.used, steps.has_value(), rtols.has_value());
+  check_lists_apply(list.used, plan.base.options, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used);
   const ModelSetup setup{assignments(set), assignments(init)};
   comparison_runs(entry, setup, plan);  // every run's settings are checked before the first starts
@@ -176,7 +166,7 @@ py::object sweep_study(const std::string& model, const std::optional<std::vector
   plan.rtols = rtols.value_or(std::vector<double>{1e-8});
   const MethodList list = method_list(methods.value_or(std::vector<std::string>{"rk4"}));
   plan.methods = list.methods;
-  refuse_unused_lists(list.used, steps.has_value(), rtols.has_value());
+  check_lists_apply(list.used, plan.base.options, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used);
   std::vector<SweepRun> runs = plan_runs(entry, plan);  // each run's settings checked before the first starts
   StopRequest stop;

@@ -26,10 +26,14 @@ void KinematicEntry::check(const ModelSetup& setup, const KinematicSettings& set
   }
   if (method.runs_only_multiplier_models()) {
     throw SettingsError(settings.options.method + ": model " + name + " is kinematic (q' = w(q, t)); " + method.name +
-                        " runs multiplier models: use a fixed-step method or " + join(adaptive));
+                        " runs multiplier models: use a fixed-step method" +
+                        (adaptive.empty() ? std::string() : " or " + join(adaptive)));
   }
   if (method.partitioned || std::find(usable.begin(), usable.end(), method.name) == usable.end()) {
-    std::string choices = usable.empty() ? "" : usable.back();
+    if (usable.empty()) {
+      throw SettingsError(settings.options.method + ": model " + name + " lists no methods (KinematicEntry::methods)");
+    }
+    std::string choices = usable.back();
     if (usable.size() > 1) {
       choices = join(std::vector<std::string>(usable.begin(), usable.end() - 1)) + " or " + choices;
     }

@@ -66,6 +66,17 @@ int checked_int(std::size_t size) {
   return static_cast<int>(size);
 }
 
+/// The message of a run's failure, which is what travels to the other ranks.
+std::string failure_message(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& error) {
+    return error.what();
+  } catch (...) {
+    return "a run failed with an exception that is not a std::exception";
+  }
+}
+
 }  // namespace
 
 void MpiRanks::run_all(const RunBatch& runs) const {
@@ -89,8 +100,8 @@ void MpiRanks::run_all(const RunBatch& runs) const {
       if (failed) continue;
       try {
         append_record(mine, i, false, runs.encoded_run(static_cast<std::size_t>(i)));
-      } catch (const std::exception& error) {
-        const std::string what = error.what();
+      } catch (...) {  // every failure travels, so that every rank reaches the collectives below
+        const std::string what = failure_message(std::current_exception());
         append_record(mine, i, true, std::vector<std::uint8_t>(what.begin(), what.end()));
         failed = true;
       }

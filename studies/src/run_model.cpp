@@ -93,8 +93,10 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
                         join(method_names(model.methods)) + ")");
   }
   if (settings.method.runs_only_multiplier_models() && !model.has_multipliers()) {
+    const std::vector<std::string>& models = settings.models_with_constraints;
     throw SettingsError(settings.options.method + ": " + method + " cannot run model " + model.name +
-                        ", which has no constraints (" + method + " runs models with constraints)");
+                        ", which has no constraints (" + method +
+                        (models.empty() ? " runs models with constraints)" : " runs: " + join(models) + ")"));
   }
   if (settings.stabilization == Stabilization::None) return;
   const OptionNames& names = settings.options;
@@ -106,7 +108,9 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
     for (const Method& m : model.methods) {
       if (m.takes_residual_form) residual.push_back(m.name);
     }
-    throw SettingsError(names("stabilize") + ": ggl is a residual form for " + names("method") + " " + join(residual) +
+    throw SettingsError(names("stabilize") + ": ggl is a residual form for " +
+                        (residual.empty() ? "a method that integrates residuals (model " + model.name + " runs none)"
+                                          : names("method") + " " + join(residual)) +
                         ", not for " + method);
   }
   const Baumgarte& b = settings.baumgarte;
@@ -175,6 +179,15 @@ MethodsUsed methods_used(const std::vector<Method>& methods, std::string names) 
     used.adams = used.adams || method.chooses_iteration;
   }
   return used;
+}
+
+void check_lists_apply(const MethodsUsed& used, const OptionNames& names, bool steps_given, bool rtols_given) {
+  if (!used.fixed_step && steps_given) {
+    throw SettingsError(names.step + ": applies to the fixed-step methods, not to " + used.names);
+  }
+  if (!used.adaptive && rtols_given) {
+    throw SettingsError(names.rtol + ": applies to the adaptive methods, not to " + used.names);
+  }
 }
 
 std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& setup, const RunSettings& base) {

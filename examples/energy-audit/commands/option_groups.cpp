@@ -107,6 +107,7 @@ void CommonOptions::add_to(CLI::App& command) {
 
 RunSettings CommonOptions::settings() const {
   RunSettings r;
+  r.models_with_constraints = multiplier_model_names();
   if (form_option->count() > 0) r.form = form;
   r.independent = independent;
   if (t_end_option->count() > 0) r.t_end = t_end;

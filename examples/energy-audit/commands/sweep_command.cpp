@@ -79,8 +79,7 @@ struct SweepCommand {
     plan.rtols = rtols;
     for (const std::string& name : methods) plan.methods.push_back(find_method(name, "--methods"));
     const MethodsUsed used = methods_used(plan.methods, join(methods));
-    if (!used.fixed_step) refuse_if_given(steps_option, "applies to the fixed-step methods, not to " + used.names);
-    if (!used.adaptive) refuse_if_given(rtols_option, "applies to the adaptive methods, not to " + used.names);
+    check_lists_apply(used, plan.base.options, steps_option->count() > 0, rtols_option->count() > 0);
     adaptive.check_applicable(used);
     std::vector<SweepRun> runs = plan_runs(entry, plan);
     CommandOutputs outputs;

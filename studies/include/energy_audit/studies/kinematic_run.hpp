@@ -86,7 +86,8 @@ struct KinematicEntry {
   /// The named starts of a stability map (the first is the default of run).
   std::vector<std::pair<std::string, std::vector<Assignment>>> starts;
   Interval interval;
-  /// The methods its run is compiled for (those of its method families that run kinematic models).
+  /// The methods its run is compiled for (those of its method families that run kinematic models,
+  /// kinematic_methods<Families>()); required: check() refuses every method of an entry without.
   std::vector<Method> methods;
   /// Checks the parameter and initial values: throws SettingsError naming an unknown name and the
   /// option as `names` spells it.
@@ -137,7 +138,9 @@ struct KinematicObserver {
 
 }  // namespace detail
 
-/// The methods of Families that run kinematic models: those of the families with a run_kinematic.
+/// The methods of Families that run kinematic models (Method::runs_kinematic_models): a family
+/// whose methods qualify defines run_kinematic (method_family.hpp); without it their runs end as
+/// RunEnd::Error.
 template <class Families>
 std::vector<Method> kinematic_methods() {
   std::vector<Method> methods;

@@ -27,9 +27,10 @@ struct Workers {
 /// runs.keep_encoded(i, bytes) of runs.encoded_run(i) in the others. After a failed run, the runs
 /// not yet started need not start; run_all throws, after every run has stopped, the failure of
 /// the lowest index among the runs made, in every process (taking the indices in increasing
-/// order, that is the failure a serial run meets first). Every process of a group calls run_all
-/// with the same runs, in the same order: a study goes on in step, its next runs depending on
-/// earlier results. `workers()` says what made the runs; `leads()` whether this process writes
+/// order, that is the failure a serial run meets first; across processes its message travels, and
+/// the failure is thrown as std::runtime_error with that message). Every process of a group
+/// calls run_all with the same runs, in the same order: a study goes on in step, its next runs
+/// depending on earlier results. `workers()` says what made the runs; `leads()` whether this process writes
 /// the study's output (the only process, or rank 0 of a group).
 template <class Executor>
 concept RunExecutor = requires(const Executor& executor, const RunBatch& runs) {

@@ -97,6 +97,10 @@ struct RunSettings {
   /// The options the caller gave rather than left at their defaults, by their command-line names
   /// without dashes ("rtol", "max-steps"): one that has no effect on the run is a usage error.
   std::set<std::string> given;
+  /// The caller's models with constraints (the command line's example models), named by the
+  /// message that refuses a method that runs only those to a model without; none: the message
+  /// says so in words.
+  std::vector<std::string> models_with_constraints;
 };
 
 struct RunOutcome {
@@ -147,6 +151,9 @@ struct MethodsUsed {
 MethodsUsed methods_used(const Method& method);
 /// The methods used by a study's runs, named `names` in messages.
 MethodsUsed methods_used(const std::vector<Method>& methods, std::string names);
+/// Refuses a study's list of steps when none of `used` is a fixed-step method, its list of rtols
+/// when none is adaptive; `names` spells the lists (names.step, names.rtol).
+void check_lists_apply(const MethodsUsed& used, const OptionNames& names, bool steps_given, bool rtols_given);
 /// The methods that run `model` with `setup` and the other settings of `base` (idas runs only the
 /// models with constraints): advise's methods when none are named.
 std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& setup, const RunSettings& base);
