@@ -200,14 +200,14 @@ py::object advise_study(const std::string& model, double target, std::optional<d
   MethodList list;
   if (methods) {
     list = method_list(*methods);
+    for (const Method& m : list.methods) {
+      RunSettings trial = settings.base;
+      trial.method = m;
+      check_settings(entry, setup, trial);
+    }
   } else {
-    list.methods = methods_that_run(entry, setup, settings.base);
+    list.methods = methods_that_run(entry, setup, settings.base);  // each checked there
     list.used = methods_used(list.methods, "the methods");
-  }
-  for (const Method& m : list.methods) {
-    RunSettings trial = settings.base;
-    trial.method = m;
-    check_settings(entry, setup, trial);
   }
   check_method_options_apply(settings.base.given, settings.base.options, list.used);
   StopRequest stop;

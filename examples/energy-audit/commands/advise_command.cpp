@@ -74,13 +74,13 @@ struct AdviseCommand {
     std::vector<Method> method_list;
     if (methods_option->count() > 0) {
       for (const std::string& name : methods) method_list.push_back(find_method(name, "--methods"));
+      for (const Method& m : method_list) {
+        RunSettings trial = settings.base;
+        trial.method = m;
+        check_settings(entry, common.setup(), trial);
+      }
     } else {
-      method_list = methods_that_run(entry, common.setup(), settings.base);
-    }
-    for (const Method& m : method_list) {
-      RunSettings trial = settings.base;
-      trial.method = m;
-      check_settings(entry, common.setup(), trial);
+      method_list = methods_that_run(entry, common.setup(), settings.base);  // each checked there
     }
     adaptive.check_applicable(methods_used(method_list, methods_option->count() > 0 ? join(methods) : "the methods"));
     CommandOutputs outputs;
