@@ -45,25 +45,14 @@ struct FixedStepFamily {
   static void run_kinematic(KinematicOutcome& outcome, const KinematicSystem<Model>& system, Vector& q,
                             Observer& observer, const KinematicSettings& settings, StopRequest& stop) {
     FixedStepper stepper(fixed_step_method(settings.method));
-    IntegrationResult result;  // counts as the run goes: a run an exception ends keeps them
-    const auto take_counts = [&] {
-      outcome.steps = result.steps;
-      outcome.rhs_evaluations = result.rhs_evaluations;
-      outcome.t_reached = result.t_reached;
-    };
-    try {
+    run_kinematic_integrator<IntegrationResult>(outcome, [&](IntegrationResult& result) {
       integrate_const(result, stepper, system, q, outcome.interval.t0, outcome.interval.t_end, settings.step, observer,
                       &stop);
-      outcome.end = result.end;
       if (settings.multiplier_points > 0) {
         outcome.transverse_multiplier = transverse_multiplier(stepper, system, settings.step, outcome.interval.t0,
                                                               Model::constraint_points(settings.multiplier_points));
       }
-    } catch (...) {
-      take_counts();
-      throw;
-    }
-    take_counts();
+    });
   }
 };
 

@@ -23,6 +23,7 @@
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/cvodes_options.hpp>
 
+#include <energy_audit/studies/integrator_counts.hpp>
 #include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/run_model.hpp>
@@ -137,6 +138,28 @@ struct KinematicObserver {
 };
 
 }  // namespace detail
+
+/// Runs integrate(result), a kinematic model's integration that counts into `result` as it goes,
+/// and records how it ended, its counts and the time it reached, also when it fails (the failure
+/// propagates: run_kinematic records it). A family's run_kinematic calls it.
+template <class Result, class Integrate>
+void run_kinematic_integrator(KinematicOutcome& outcome, Integrate&& integrate) {
+  Result result;
+  const auto take_counts = [&] {
+    const IntegratorCounts counts = counts_of(result);
+    outcome.steps = counts.steps;
+    outcome.rhs_evaluations = counts.rhs_evaluations;
+    outcome.t_reached = result.t_reached;
+  };
+  try {
+    integrate(result);
+  } catch (...) {
+    take_counts();
+    throw;
+  }
+  outcome.end = result.end;
+  take_counts();
+}
 
 /// The methods of Families that run kinematic models (Method::runs_kinematic_models): a family
 /// whose methods qualify defines run_kinematic (method_family.hpp); without it their runs end as

@@ -12,6 +12,7 @@
 #include <energy_audit/extra_outputs.hpp>
 #include <energy_audit/no_observer.hpp>
 
+#include <energy_audit/studies/integrator_counts.hpp>
 #include <energy_audit/studies/run_model.hpp>
 
 namespace energy_audit::studies {
@@ -74,15 +75,10 @@ auto audit_observer(RunOutcome& outcome, const System& system) {
 /// solver's result carries its counters (solver_counters.hpp).
 template <class Result>
 void record_result(RunOutcome& outcome, const Result& result) {
-  if constexpr (requires { result.counters; }) {
-    const sun::SolverCounters& counters = result.counters;
-    outcome.solver_counters = counters;
-    outcome.steps = static_cast<std::size_t>(counters.steps);
-    outcome.rhs_evaluations = static_cast<std::size_t>(counters.rhs_evaluations + counters.jacobian_rhs_evaluations);
-  } else {
-    outcome.steps = result.steps;
-    outcome.rhs_evaluations = result.rhs_evaluations;
-  }
+  if constexpr (requires { result.counters; }) outcome.solver_counters = result.counters;
+  const IntegratorCounts counts = counts_of(result);
+  outcome.steps = counts.steps;
+  outcome.rhs_evaluations = counts.rhs_evaluations;
   outcome.end = result.end;
   outcome.t_reached = result.t_reached;
   outcome.t_diverged = result.t_diverged;

@@ -65,21 +65,9 @@ struct CvodesMethods {
     CvodesOptions options = settings.cvodes;
     options.method = multistep(settings.method);
     outcome.cvodes = options;
-    CvodesResult result;  // counts as the run goes: a run an exception ends keeps them
-    const auto take_counts = [&] {
-      outcome.steps = static_cast<std::size_t>(result.counters.steps);
-      outcome.rhs_evaluations =
-          static_cast<std::size_t>(result.counters.rhs_evaluations + result.counters.jacobian_rhs_evaluations);
-      outcome.t_reached = result.t_reached;
-    };
-    try {
+    studies::run_kinematic_integrator<CvodesResult>(outcome, [&](CvodesResult& result) {
       integrate_cvodes(result, system, q, outcome.interval.t0, outcome.interval.t_end, observer, options, &stop);
-      outcome.end = result.end;
-    } catch (...) {
-      take_counts();
-      throw;
-    }
-    take_counts();
+    });
   }
 };
 
