@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// How δ_C falls along a ladder of steps (h, h/2, h/4, …) or tolerances (rtol, rtol/10, …), and
+/// what that says: a step error (δ_C falls at the method's order), a model error (δ_C stops
+/// falling above the threshold: the equations of motion do work that T, V and the forces do not
+/// account for) or round-off (δ_C falls to a floor and rises below it). The classifier is pure:
+/// it takes (resolution, δ_C) pairs from any source — the studies' diagnose (diagnose.hpp), the
+/// drop-in, audit_trajectory, or runs of one's own. The criteria are in docs/mathematics.md,
+/// "Step error, model error, round-off".
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace energy_audit::studies {
+
+/// One level of the ladder: a run at `resolution` (a fixed step h, or an adaptive method's rtol).
+struct DriftPoint {
+  double resolution = 0;
+  double delta_C = 0;
+  bool finished = true;  ///< a run that did not cover its interval is no evidence and is left out
+};
+
+/// What the method promises and what the classifier accepts.
+struct DriftExpectation {
+  double order = 4;        ///< fixed step: the method's order p; adaptive: the slope in log rtol (1)
+  bool adaptive = false;   ///< an rtol ladder: tolerance proportionality, δ_C ∝ rtol, not an integer order
+  double threshold = 1e-3; ///< the δ_C a run must meet
+  /// Step error: the slopes over the finest two intervals above the floor are at least
+  /// order − margin. Default (0): 1 for a fixed step, 0.5 for an rtol ladder.
+  double margin = 0;
+  /// Plateau: a slope whose magnitude is at most this is "not falling" (δ_C changes by less than
+  /// a factor 2^0.3 ≈ 1.23 per halving of h, 10^0.3 ≈ 2 per tenth of rtol).
+  double plateau_slope = 0.3;
+  /// Round-off: a finer level whose δ_C is at least this times the floor is a rise.
+  double rise_factor = 2;
+
+  double margin_in_effect() const { return margin > 0 ? margin : (adaptive ? 0.5 : 1.0); }
+};
+
+enum class DriftKind { StepError, ModelError, RoundOff, Undecided };
+const char* drift_kind_name(DriftKind kind);  ///< "step error", "model error", "round-off", "undecided"
+
+struct DriftClassification {
+  DriftKind kind = DriftKind::Undecided;
+  std::vector<DriftPoint> levels;  ///< the finished levels, coarsest first
+  std::size_t unfinished = 0;      ///< levels left out (their runs did not finish)
+  /// observed_orders[i]: log(δ_i / δ_{i+1}) / log(r_i / r_{i+1}) between levels i and i + 1
+  /// (positive while δ_C falls as the resolution shrinks; with halved steps, log2 of the ratio).
+  std::vector<double> observed_orders;
+  std::optional<double> order;      ///< step error: the mean of the finest two observed orders
+  std::optional<double> plateau;    ///< model error: δ_C at the finest level of the plateau
+  std::optional<double> floor;      ///< round-off: the smallest δ_C
+  std::optional<double> floor_at;   ///< round-off: its resolution
+  /// Step error: the resolution where δ_C ∝ r^order from the finest level meets the threshold
+  /// (an extrapolation; the study's diagnose verifies it with the advisor).
+  std::optional<double> estimated_resolution;
+  std::string explanation;          ///< one line
+};
+
+/// Classifies the ladder `points` (any order; sorted coarsest first). Fewer than 3 finished
+/// levels: undecided.
+DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const DriftExpectation& expectation);
+
+}  // namespace energy_audit::studies

@@ -1,0 +1,124 @@
+// The drift ladder's classifier (drift_ladder.hpp) on ladders from closed forms: δ_C = C h^p
+// (step error of order p), C h^p + a constant above the threshold (model error, its plateau),
+// C h^p + ε/h (round-off: a floor that rises), δ_C = C rtol (an adaptive method), and ladders
+// with too few finished runs.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <energy_audit/studies/drift_ladder.hpp>
+
+namespace es = energy_audit::studies;
+
+namespace {
+
+/// `levels` levels from `start`, each `factor` times finer, δ_C = drift(r).
+std::vector<es::DriftPoint> ladder(double start, double factor, int levels, const std::function<double(double)>& drift) {
+  std::vector<es::DriftPoint> points;
+  for (int i = 0; i < levels; ++i) {
+    const double r = start / std::pow(factor, i);
+    points.push_back({r, drift(r)});
+  }
+  return points;
+}
+
+/// The kind's name, which the test's messages print.
+std::string kind(const es::DriftClassification& c) { return es::drift_kind_name(c.kind); }
+
+es::DriftExpectation fixed(double order, double threshold = 1e-3) {
+  es::DriftExpectation e;
+  e.order = order;
+  e.threshold = threshold;
+  return e;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_drift_that_falls_at_the_order_is_a_step_error_and_its_step_is_extrapolated) {
+  // δ_C = 50 h^4 from h = 0.1: 5e-3 at 0.1, so h^4 = 1e-3 / 50 meets 1e-3.
+  const auto c = es::classify_drift_ladder(ladder(0.1, 2, 5, [](double h) { return 50 * std::pow(h, 4); }), fixed(4));
+  BOOST_TEST(kind(c) == "step error");
+  BOOST_REQUIRE(c.order);
+  BOOST_TEST(*c.order == 4.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(c.observed_orders.size() == 4u);
+  for (double p : c.observed_orders) BOOST_TEST(p == 4.0, boost::test_tools::tolerance(1e-9));
+  BOOST_REQUIRE(c.estimated_resolution);
+  BOOST_TEST(*c.estimated_resolution == std::pow(1e-3 / 50, 0.25), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(!c.plateau);
+  BOOST_TEST(!c.floor);
+  BOOST_TEST(c.explanation.find("order 4.0 (expected 4)") != std::string::npos, c.explanation);
+}
+
+BOOST_AUTO_TEST_CASE(a_drift_that_falls_at_half_the_order_is_not_a_step_error_of_that_order) {
+  const auto c = es::classify_drift_ladder(ladder(0.1, 2, 5, [](double h) { return 50 * h * h; }), fixed(4));
+  BOOST_TEST(kind(c) == "undecided");
+  BOOST_TEST(c.explanation.find("order 2.0") != std::string::npos, c.explanation);
+  // The same ladder is a step error for a method of order 2, within the margin of 1.
+  BOOST_TEST(kind(es::classify_drift_ladder(ladder(0.1, 2, 5, [](double h) { return 50 * h * h; }), fixed(2.8))) ==
+             "step error");
+}
+
+BOOST_AUTO_TEST_CASE(a_drift_that_stops_falling_above_the_threshold_is_a_model_error_with_its_plateau) {
+  // δ_C = 3.9e-2 + h^4: flat within 1e-4 relative over 0.01 .. 0.000625.
+  const auto c = es::classify_drift_ladder(ladder(0.01, 2, 5, [](double h) { return 3.9e-2 + std::pow(h, 4); }),
+                                           fixed(4));
+  BOOST_TEST(kind(c) == "model error");
+  BOOST_REQUIRE(c.plateau);
+  BOOST_TEST(*c.plateau == 3.9e-2, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(c.explanation.find("stays at 0.039 while the step shrinks 16-fold") != std::string::npos, c.explanation);
+  // A step error at the coarse levels that flattens into the plateau at the fine ones.
+  const auto mixed = es::classify_drift_ladder(
+      ladder(0.8, 2, 6, [](double h) { return 1e-2 + 10 * std::pow(h, 4); }), fixed(4));
+  BOOST_TEST(kind(mixed) == "model error");
+}
+
+BOOST_AUTO_TEST_CASE(a_drift_that_falls_to_a_floor_and_rises_below_it_is_round_off) {
+  // δ_C = h^4 + 1e-16 / h: smallest near h = (1e-16 / 4)^(1/5) ≈ 8.7e-4.
+  const auto c = es::classify_drift_ladder(
+      ladder(1e-2, 4, 6, [](double h) { return std::pow(h, 4) + 1e-16 / h; }), fixed(4, 1e-16));
+  BOOST_TEST(kind(c) == "round-off");
+  BOOST_REQUIRE(c.floor);
+  BOOST_REQUIRE(c.floor_at);
+  BOOST_TEST(*c.floor_at == 1e-2 / 16, boost::test_tools::tolerance(1e-12));  // the level 6.25e-4
+  BOOST_TEST(*c.floor == std::pow(6.25e-4, 4) + 1e-16 / 6.25e-4, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(c.observed_orders.back() < 0);  // it rises
+  // A floor below the threshold that does not (yet) rise is round-off too, not a model error.
+  const auto flat = es::classify_drift_ladder(ladder(1e-3, 2, 5, [](double) { return 2e-13; }), fixed(4));
+  BOOST_TEST(kind(flat) == "round-off");
+  BOOST_TEST(*flat.floor == 2e-13);
+}
+
+BOOST_AUTO_TEST_CASE(an_rtol_ladder_is_read_for_tolerance_proportionality) {
+  es::DriftExpectation adaptive;
+  adaptive.adaptive = true;
+  adaptive.order = 1;
+  adaptive.threshold = 1e-6;
+  // δ_C = 3 rtol^0.8: within 0.5 of slope 1.
+  const auto c = es::classify_drift_ladder(ladder(1e-4, 10, 4, [](double r) { return 3 * std::pow(r, 0.8); }), adaptive);
+  BOOST_TEST(kind(c) == "step error");
+  BOOST_TEST(*c.order == 0.8, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(c.explanation.find("rtol") != std::string::npos, c.explanation);
+  // The points may come in any order; they are read coarsest first.
+  auto reversed = ladder(1e-4, 10, 4, [](double r) { return 3 * std::pow(r, 0.8); });
+  std::reverse(reversed.begin(), reversed.end());
+  BOOST_TEST(kind(es::classify_drift_ladder(reversed, adaptive)) == "step error");
+  // Slope 0.2: not proportional, not flat.
+  BOOST_TEST(kind(es::classify_drift_ladder(ladder(1e-4, 10, 4, [](double r) { return std::pow(r, 0.4); }), adaptive)) ==
+             "undecided");
+}
+
+BOOST_AUTO_TEST_CASE(runs_that_did_not_finish_are_no_evidence) {
+  auto points = ladder(0.1, 2, 5, [](double h) { return 50 * std::pow(h, 4); });
+  points[0].finished = false;
+  points[1].finished = false;
+  points[2].delta_C = INFINITY;
+  const auto c = es::classify_drift_ladder(points, fixed(4));
+  BOOST_TEST(kind(c) == "undecided");
+  BOOST_TEST(c.unfinished == 3u);
+  BOOST_TEST(c.levels.size() == 2u);
+  BOOST_TEST(c.explanation.find("not enough finished levels") != std::string::npos, c.explanation);
+}
