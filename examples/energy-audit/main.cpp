@@ -19,6 +19,7 @@
 #include "commands/command.hpp"
 #include "commands/command_outputs.hpp"
 #include "commands/compare_command.hpp"
+#include "commands/diagnose_command.hpp"
 #include "commands/list_command.hpp"
 #include "commands/reproduce_command.hpp"
 #include "commands/run_command.hpp"
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands{add_list_command(app),      add_run_command(app),
                                       add_compare_command(app),   add_sweep_command(app),
                                       add_audit_trajectory_command(app), add_advise_command(app),
+                                      add_diagnose_command(app),
                                       add_stability_command(app), add_reproduce_command(app)};
 
   try {
@@ -98,7 +100,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (!session.leads()) return exit_usage;  // every rank parsed the same arguments: rank 0 says what is wrong
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, sweep, advise, stability, audit-trajectory, reproduce)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, sweep, advise, diagnose, stability, audit-trajectory, reproduce)\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -116,7 +118,7 @@ int main(int argc, char** argv) {
                                            [](const Command& c) { return c.app->parsed(); });
     if (!command.spreads_over_ranks && session.size() > 1) {
       throw UsageError(command.app->get_name() + " runs in one process: start it without mpirun " +
-                       "(compare, sweep, stability and advise spread their runs over MPI ranks)");
+                       "(compare, sweep, stability, advise and diagnose spread their runs over MPI ranks)");
     }
     return command.execute(session);
   } catch (const UsageError& e) {

@@ -11,36 +11,6 @@
 namespace energy_audit::studies {
 namespace {
 
-/// The run of `method` at `resolution` (h or rtol) and whether it meets the targets.
-Probe probe(const ModelEntry& model, const ModelSetup& setup, const Method& method, double resolution,
-            const AdviceSettings& settings) {
-  RunSettings run_settings = settings.base;
-  run_settings.method = method;
-  (method.adaptive() ? run_settings.cvodes.rtol : run_settings.step) = resolution;
-  run_settings.audit.store_every = 0;
-  const RunOutcome run = run_model(model, setup, run_settings);
-  Probe p;
-  p.resolution = resolution;
-  p.rhs_evaluations = run.rhs_evaluations;
-  p.wall_seconds = run.wall_seconds;
-  p.end = run.verdict();
-  p.finished = run.finished();
-  p.delta_C = run.audit ? run.audit->relative_drift() : INFINITY;
-  bool within_drift = true;
-  if (run.audit) {
-    if (const auto drift = run.audit->max_constraint_drift()) {
-      within_drift = (std::isnan(drift->position) || drift->position <= settings.drift_target) &&
-                     drift->velocity <= settings.drift_target;
-    }
-  }
-  p.meets = run.finished() && p.delta_C <= settings.target && within_drift;
-  p.missed = !run.finished() ? "the run did not finish (" + p.end + ")"
-             : !(p.delta_C <= settings.target) ? "delta_C"
-             : !within_drift ? "the constraint drift"
-                             : "";
-  return p;
-}
-
 /// `probed` is called after each probe run (the progress line counts them).
 MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, const Method& method,
                            const AdviceSettings& settings, const Interval& interval,
@@ -52,7 +22,7 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
   const double largest = method.adaptive() ? 0.1 : span / 4;
   const double smallest = method.adaptive() ? 1e-13 : (settings.smallest_step > 0 ? settings.smallest_step : span / 1e7);
   const auto run = [&](double resolution) {
-    advice.probes.push_back(probe(model, setup, method, resolution, settings));
+    advice.probes.push_back(probe_run(model, setup, method, resolution, settings));
     probed();
     return advice.probes.back();
   };
@@ -123,6 +93,35 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, finished,
                                    missed)
+
+Probe probe_run(const ModelEntry& model, const ModelSetup& setup, const Method& method, double resolution,
+                const AdviceSettings& settings) {
+  RunSettings run_settings = settings.base;
+  run_settings.method = method;
+  (method.adaptive() ? run_settings.cvodes.rtol : run_settings.step) = resolution;
+  run_settings.audit.store_every = 0;
+  const RunOutcome run = run_model(model, setup, run_settings);
+  Probe p;
+  p.resolution = resolution;
+  p.rhs_evaluations = run.rhs_evaluations;
+  p.wall_seconds = run.wall_seconds;
+  p.end = run.verdict();
+  p.finished = run.finished();
+  p.delta_C = run.audit ? run.audit->relative_drift() : INFINITY;
+  bool within_drift = true;
+  if (run.audit) {
+    if (const auto drift = run.audit->max_constraint_drift()) {
+      within_drift = (std::isnan(drift->position) || drift->position <= settings.drift_target) &&
+                     drift->velocity <= settings.drift_target;
+    }
+  }
+  p.meets = run.finished() && p.delta_C <= settings.target && within_drift;
+  p.missed = !run.finished() ? "the run did not finish (" + p.end + ")"
+             : !(p.delta_C <= settings.target) ? "delta_C"
+             : !within_drift ? "the constraint drift"
+                             : "";
+  return p;
+}
 
 std::vector<double> MethodAdvice::probes_ending(const std::string& end) const {
   std::vector<double> resolutions;

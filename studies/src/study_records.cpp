@@ -107,6 +107,43 @@ Json advice_record(const std::string& model, const AdviceSettings& settings, con
   return j;
 }
 
+Json diagnosis_record(const std::string& model, const Diagnosis& d) {
+  const DriftClassification& c = d.classification;
+  Json levels = Json::array();
+  for (const DiagnosisLevel& l : d.levels) {
+    // The observed order from this level to the next finer finished one (the classifier's levels).
+    Json order = nullptr;
+    for (std::size_t i = 0; i + 1 < c.levels.size(); ++i) {
+      if (l.finished && c.levels[i].resolution == l.resolution) order = finite_or_null(c.observed_orders[i]);
+    }
+    levels.push_back({{"resolution", l.resolution},
+                      {"delta_C", finite_or_inf(l.delta_C)},
+                      {"observed_order", order},
+                      {"rhs_evals", l.rhs_evaluations},
+                      {"wall_s", l.wall_seconds},
+                      {"end", l.end.empty() ? Json(nullptr) : Json(l.end)},
+                      {"finished", l.finished}});
+  }
+  return {{"model", model},
+          {"method", d.method},
+          {"resolution", d.adaptive ? "rtol" : "step"},
+          {"expected_order", d.adaptive ? 1 : d.order},
+          {"threshold", d.threshold},
+          {"levels", levels},
+          {"kind", drift_kind_name(c.kind)},
+          {"order", optional_number(c.order)},
+          {"plateau", optional_number(c.plateau)},
+          {"floor", optional_number(c.floor)},
+          {"floor_at", optional_number(c.floor_at)},
+          {"estimated_resolution", optional_number(c.estimated_resolution)},
+          {"advised", d.advice ? probe_record(d.advice->answer) : Json(nullptr)},
+          {"advice_note", d.advice ? Json(d.advice->note) : Json(nullptr)},
+          {"verdict", d.verdict()},
+          {"threads", d.workers.threads},
+          {"ranks", d.workers.ranks},
+          {"interrupted", d.interrupted}};
+}
+
 Json stability_record(const std::string& model, const StabilityMap& map) {
   Json j;
   j["model"] = model;

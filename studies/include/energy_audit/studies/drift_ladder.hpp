@@ -27,8 +27,9 @@ struct DriftExpectation {
   double order = 4;        ///< fixed step: the method's order p; adaptive: the slope in log rtol (1)
   bool adaptive = false;   ///< an rtol ladder: tolerance proportionality, δ_C ∝ rtol, not an integer order
   double threshold = 1e-3; ///< the δ_C a run must meet
-  /// Step error: the slopes over the finest two intervals above the floor are at least
-  /// order − margin. Default (0): 1 for a fixed step, 0.5 for an rtol ladder.
+  /// Step error, a fixed step: the observed orders over the finest two intervals are at least
+  /// order − margin; an rtol ladder: the least-squares slope over every level is. Default (0): 1
+  /// for a fixed step, 0.5 for an rtol ladder.
   double margin = 0;
   /// Plateau: a slope whose magnitude is at most this is "not falling" (δ_C changes by less than
   /// a factor 2^0.3 ≈ 1.23 per halving of h, 10^0.3 ≈ 2 per tenth of rtol).
@@ -49,7 +50,9 @@ struct DriftClassification {
   /// observed_orders[i]: log(δ_i / δ_{i+1}) / log(r_i / r_{i+1}) between levels i and i + 1
   /// (positive while δ_C falls as the resolution shrinks; with halved steps, log2 of the ratio).
   std::vector<double> observed_orders;
-  std::optional<double> order;      ///< step error: the mean of the finest two observed orders
+  /// Step error (and undecided): the order observed — the mean of the finest two observed orders
+  /// (a fixed step), the least-squares slope over every level (an rtol ladder).
+  std::optional<double> order;
   std::optional<double> plateau;    ///< model error: δ_C at the finest level of the plateau
   std::optional<double> floor;      ///< round-off: the smallest δ_C
   std::optional<double> floor_at;   ///< round-off: its resolution

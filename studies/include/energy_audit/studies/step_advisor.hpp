@@ -65,6 +65,11 @@ struct Advice {
   bool interrupted = false;
 };
 
+/// The run of `method` at `resolution` (h, or rtol) with the settings' base, and whether it meets
+/// the targets: one probe of a search, and one level of a diagnosis's ladder (diagnose.hpp).
+Probe probe_run(const ModelEntry& model, const ModelSetup& setup, const Method& method, double resolution,
+                const AdviceSettings& settings);
+
 /// The methods' searches, one per method, on `pool`.
 Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vector<Method>& methods,
               const AdviceSettings& settings, const RunPool& pool);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The records of the studies' results as JSON objects: what `energy-audit sweep --json`,
-/// `advise --json` and `stability --json` write (docs/command-line.md) and what the Python
+/// `advise --json`, `diagnose --json` and `stability --json` write (docs/command-line.md) and what the Python
 /// module returns as NumPy columns (docs/python.md). Numbers keep every bit; a value that is
 /// absent or not finite is null, except where the record spells an infinite drift "inf".
 
@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <energy_audit/studies/compare.hpp>
+#include <energy_audit/studies/diagnose.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/stability_map.hpp>
 #include <energy_audit/studies/step_advisor.hpp>
@@ -25,6 +26,12 @@ nlohmann::ordered_json comparison_record(const std::string& model, Form form, co
 
 /// A sweep: the model, what ran it, whether it was stopped early, and one object per run.
 nlohmann::ordered_json sweep_record(const std::string& model, const SweepResult& sweep);
+
+/// A diagnosis: the method, the threshold, one object per level of the ladder (resolution,
+/// delta_C, observed_order to the next finer level, rhs_evals, end, finished), the kind ("step
+/// error", "model error", "round-off", "undecided"), the order observed, the plateau, the floor
+/// and its resolution, the advisor's answer for a step error, the verdict line, what ran it.
+nlohmann::ordered_json diagnosis_record(const std::string& model, const Diagnosis& diagnosis);
 
 /// The advice: the targets, one object per method with its answer, the next larger step and
 /// every probe, the recommended method, what ran the searches, whether they were stopped early.

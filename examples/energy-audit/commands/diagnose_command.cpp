@@ -1,0 +1,131 @@
+#include "diagnose_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include <energy_audit/studies/diagnose.hpp>
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/study_records.hpp>
+
+#include "cli_options.hpp"
+#include "command_outputs.hpp"
+#include "example_models.hpp"
+#include "interruption.hpp"
+#include "option_groups.hpp"
+#include "output_file.hpp"
+#include "usage_error.hpp"
+
+namespace energy_audit::cli {
+namespace {
+
+/// The ladder, one row per level (the order observed from the level above), and the diagnosis.
+void print_diagnosis(std::ostream& out, const std::string& model, const Diagnosis& d) {
+  char line[200];
+  std::snprintf(line, sizeof line, "diagnose %s with %s: %zu levels, threshold %g (%s)\n", model.c_str(),
+                d.method.c_str(), d.levels.size(), d.threshold, d.workers.text().c_str());
+  out << line;
+  std::snprintf(line, sizeof line, "  %-10s %-10s %-6s %-12s %s\n", d.adaptive ? "rtol" : "step", "delta_C", "order",
+                "rhs_evals", "end");
+  out << line;
+  const DriftClassification& c = d.classification;
+  for (const DiagnosisLevel& l : d.levels) {
+    std::string order = "-";
+    for (std::size_t i = 0; i + 1 < c.levels.size(); ++i) {
+      if (l.finished && c.levels[i + 1].resolution == l.resolution) {
+        char text[16];
+        const double observed = c.observed_orders[i];
+        std::snprintf(text, sizeof text, "%.2f", std::abs(observed) < 0.005 ? 0.0 : observed);  // no "-0.00"
+        order = text;
+      }
+    }
+    std::snprintf(line, sizeof line, "  %-10.3g %-10.3g %-6s %-12zu %s\n", l.resolution, l.delta_C, order.c_str(),
+                  l.rhs_evaluations, l.end.empty() ? "not run" : l.end.c_str());
+    out << line;
+  }
+  out << "diagnosis  " << d.verdict() << "\n";
+}
+
+/// `diagnose MODEL [--method M] [--step H | --rtol R] [--levels N]`: the method at h, h/2, h/4, …
+/// (rtol, rtol/10, …), the ladder classified (drift_ladder.hpp) and, for a step error, the step
+/// that meets the threshold (step_advisor.hpp).
+struct DiagnoseCommand {
+  CommonOptions common;
+  AdaptiveOptions adaptive;
+  std::string method = "rk4";
+  double step = 1e-3;
+  std::size_t levels = 5;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::string json;
+  ProgressOptions progress;
+  CLI::Option *json_option = nullptr, *threads_option = nullptr;
+
+  void add_to(CLI::App& command) {
+    common.add_to(command);
+    // The threshold is what the ladder is judged against; no single run's verdict is returned.
+    command.remove_option(std::exchange(common.fail_on_verdict_option, nullptr));
+    command.add_option("--method", method, "integration method (see `energy-audit list`)")
+        ->check(one_of(method_names()))->capture_default_str();
+    command.add_option("--step", step, "the ladder's first (largest) step h; each level halves it (fixed-step methods)")
+        ->check(positive_number())->capture_default_str();
+    adaptive.add_to(command, true);
+    command.add_option("--levels", levels, "levels of the ladder (at least 3)")
+        ->check(CLI::Range(std::size_t{3}, std::size_t{40}))->capture_default_str();
+    threads_option = command.add_option("--threads", threads,
+                                        "threads that run the ladder's levels (default: the machine's cores; under mpirun the ranks do)")
+                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
+    json_option = command.add_option("--json", json, "write the diagnosis and every level to FILE");
+    progress.add_to(command);
+  }
+
+  int execute(const MpiSession& session) const {
+    ProgressLine progress_line(progress.shown(session));
+    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    if (find_kinematic_model(common.model) != nullptr) {
+      throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than delta_C: "
+                       "use stability");
+    }
+    const ModelEntry& entry = find_model(common.model);
+    common.check_applicable(entry);
+    DiagnoseSettings settings;
+    settings.levels = levels;
+    settings.base = common.settings();
+    settings.base.method = find_method(method);
+    settings.base.step = step;
+    settings.base.cvodes = adaptive.options();
+    settings.base.audit.store_every = 0;
+    adaptive.check_applicable(methods_used(settings.base.method));
+    CommandOutputs outputs;
+    outputs.add("--json", json_option->count() > 0, json);
+    outputs.check();
+    check_diagnosis(entry, common.setup(), settings);  // before the outputs open: a usage error leaves no file
+    outputs.open(pool.leads());  // across ranks, rank 0 writes
+    install_interruption_handlers();
+    settings.base.stop = &interruption_request();
+    const Diagnosis diagnosis = diagnose(entry, common.setup(), settings, pool);
+    progress_line.finish();
+    print_diagnosis(std::cout, entry.name, diagnosis);
+    std::cout.flush();
+    outputs.commit("--json", [&](OutputFile& file) {
+      file.write(diagnosis_record(entry.name, diagnosis).dump(2) + "\n");
+    });
+    return diagnosis.interrupted ? exit_status(exit_failure) : exit_finished;
+  }
+};
+
+}  // namespace
+
+Command add_diagnose_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "diagnose", "run a method at a ladder of steps (rtols) and tell step error, model error and round-off apart");
+  auto options = std::make_shared<DiagnoseCommand>();
+  options->add_to(*command);
+  return {command, [options](const MpiSession& session) { return options->execute(session); }, true};
+}
+
+}  // namespace energy_audit::cli

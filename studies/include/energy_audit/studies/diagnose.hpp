@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// Diagnose (`energy-audit diagnose`): one method run at a ladder of steps h, h/2, h/4, … (an
+/// adaptive method at rtol, rtol/10, …), the ladder's δ_C read by the drift ladder's classifier
+/// (drift_ladder.hpp) — step error, model error or round-off — and, for a step error, the step
+/// (rtol) that meets the threshold found by the advisor's search (step_advisor.hpp). The ladder's
+/// runs are independent and run on the pool (threads, or the ranks of an MPI job).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <energy_audit/studies/drift_ladder.hpp>
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/run_pool.hpp>
+#include <energy_audit/studies/step_advisor.hpp>
+
+namespace energy_audit::studies {
+
+struct DiagnoseSettings {
+  /// The method, and the ladder's first level: base.step (a fixed-step method) or
+  /// base.cvodes.rtol (an adaptive one); the threshold is base.audit.threshold.
+  RunSettings base;
+  std::size_t levels = 5;  ///< at least 3: the classifier needs two observed orders
+  bool advise = true;      ///< a step error: search the step that meets the threshold
+};
+
+/// One level of the ladder.
+struct DiagnosisLevel {
+  double resolution = 0;  ///< h, or rtol
+  double delta_C = 0;
+  std::string end;        ///< the run's verdict word ("pass", "fail", "diverged", ...); empty: not run
+  bool finished = false;
+  std::size_t rhs_evaluations = 0;
+  double wall_seconds = 0;
+};
+
+struct Diagnosis {
+  std::string method;
+  bool adaptive = false;
+  int order = 0;          ///< the method's order (0: adaptive)
+  double threshold = 0;   ///< δ_C
+  std::vector<DiagnosisLevel> levels;  ///< coarsest first
+  DriftClassification classification;
+  std::optional<MethodAdvice> advice;  ///< a step error: the advisor's search
+  Workers workers;
+  bool interrupted = false;
+  /// One line: the classification's, with the advisor's answer for a step error.
+  std::string verdict() const;
+};
+
+/// Throws SettingsError for settings a run of the ladder refuses (its coarsest and its finest
+/// level are checked) and for fewer than 3 levels.
+void check_diagnosis(const ModelEntry& model, const ModelSetup& setup, const DiagnoseSettings& settings);
+
+/// The ladder of `settings`, checked (check_diagnosis), run on `pool`, classified.
+Diagnosis diagnose(const ModelEntry& model, const ModelSetup& setup, const DiagnoseSettings& settings,
+                   const RunPool& pool);
+
+/// DiagnosisLevel as JSON, for the levels to travel between ranks.
+void to_json(nlohmann::json& json, const DiagnosisLevel& level);
+void from_json(const nlohmann::json& json, DiagnosisLevel& level);
+
+}  // namespace energy_audit::studies
