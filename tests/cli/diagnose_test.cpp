@@ -48,6 +48,14 @@ BOOST_AUTO_TEST_CASE(a_flipped_sign_is_a_model_error_whatever_the_step) {
       BOOST_TEST(d["advised"].is_null());
     }
   }
+  // run knows it already from the equation check: its verdict line says so.
+  const Result run = energy_audit("run crane-wrong");
+  BOOST_TEST(run.status == 0, run.err);
+  BOOST_TEST(run.out.find("verdict    fail (delta_C threshold 0.001; equations' residual above its threshold: model "
+                          "error)\n") != std::string::npos,
+             run.out);
+  const Result right = energy_audit("run crane --step 0.05");  // fails by its step: no such claim
+  BOOST_TEST(right.out.find("verdict    fail (delta_C threshold 0.001)\n") != std::string::npos, right.out);
   // The adaptive methods' tolerance ladder sees the same plateau.
   const Result bdf = energy_audit("diagnose crane-wrong --method cvode-bdf --rtol 1e-4 --levels 4 --threads 2");
   BOOST_TEST(bdf.status == 0, bdf.err);
