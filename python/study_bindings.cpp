@@ -13,6 +13,8 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/studies/compare.hpp>
+#include <energy_audit/studies/diagnose.hpp>
+#include <energy_audit/studies/drift_ladder.hpp>
 #include <energy_audit/studies/gain_range.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/progress.hpp>
@@ -218,6 +220,65 @@ py::object advise_study(const std::string& model, double target, std::optional<d
   return record_to_python(advice_record(entry.name, settings, advice), {"methods", "probes"});
 }
 
+py::object diagnose_study(const std::string& model, const std::string& method, std::optional<double> step,
+                          std::optional<double> rtol, std::size_t levels, const std::map<std::string, double>& set,
+                          const std::map<std::string, double>& init, std::optional<int> threads, bool progress,
+                          const py::kwargs& keywords) {
+  const ModelOptions options = ModelOptions::from_keywords(keywords, "diagnose", true);
+  const int thread_total = thread_count(threads, 0);
+  const ModelEntry& entry = audited_model(model, ", judged by its verdict rather than delta_C: use stability");
+  DiagnoseSettings settings;
+  settings.levels = levels;
+  settings.base = study_settings(entry, options, OptionNames::keyword_arguments());
+  settings.base.method = examples::find_method(method, "method");
+  if (step) {
+    check_positive("step", *step);
+    settings.base.step = *step;
+    settings.base.given.insert("step");
+  }
+  if (rtol) {
+    check_positive("rtol", *rtol);
+    settings.base.cvodes.rtol = *rtol;
+    settings.base.given.insert("rtol");
+  }
+  check_method_options_apply(settings.base.given, settings.base.options, methods_used(settings.base.method));
+  const ModelSetup setup{assignments(set), assignments(init)};
+  check_diagnosis(entry, setup, settings);
+  StopRequest stop;
+  settings.base.stop = &stop;
+  const Diagnosis diagnosis = run_study(stop, thread_total, progress, [&](const RunPool& pool) {
+    return studies::diagnose(entry, setup, settings, pool);
+  });
+  return record_to_python(diagnosis_record(entry.name, diagnosis), {"levels"});
+}
+
+/// (resolution, delta_C) or (resolution, delta_C, finished) tuples as the classifier's points.
+std::vector<DriftPoint> drift_points(const py::iterable& pairs) {
+  std::vector<DriftPoint> points;
+  for (const py::handle item : pairs) {
+    const auto values = py::reinterpret_borrow<py::sequence>(item);
+    if (!py::isinstance<py::sequence>(item) || (values.size() != 2 && values.size() != 3)) {
+      throw py::type_error("pairs: each takes (resolution, delta_C) or (resolution, delta_C, finished)");
+    }
+    DriftPoint p{values[0].cast<double>(), values[1].cast<double>(), true};
+    if (values.size() == 3) p.finished = values[2].cast<bool>();
+    points.push_back(p);
+  }
+  return points;
+}
+
+py::object classify_drift(const py::iterable& pairs, std::optional<double> order, bool adaptive, double threshold) {
+  DriftExpectation expectation;
+  expectation.adaptive = adaptive;
+  if (!adaptive && !order) throw SettingsError("order: the method's order is needed for a ladder of fixed steps");
+  expectation.order = order.value_or(1);
+  if (order) check_positive("order", *order);
+  check_positive("threshold", threshold);
+  expectation.threshold = threshold;
+  nlohmann::ordered_json record = drift_classification_record(classify_drift_ladder(drift_points(pairs), expectation));
+  return record_to_python(record, {});
+}
+
 py::object stability_study(const std::string& model, const std::vector<std::string>& methods,
                            const std::vector<double>& steps, const std::string& k,
                            const std::map<std::string, double>& set, std::optional<double> t_end,
@@ -317,6 +378,34 @@ resolution ("step" or "rtol"), answer and next (dicts of a probe, or None), roun
 not_monotone, note, diverged, error, interrupted (arrays of resolutions) and probes (columns,
 one entry per run: resolution, delta_C, meets, missed, rhs_evals, wall_s, end, finished).)";
 
+constexpr const char* diagnose_doc = R"(Runs one method at a ladder of steps h, h/2, h/4, ... (an adaptive method at
+rtol, rtol/10, ...) and says whether delta_C is a step error, a model error or round-off, as
+`energy-audit diagnose` does.
+
+model: a name of models(). method: a name of methods() (default "rk4"). step: the ladder's first
+step (fixed-step methods, default 1e-3); rtol: its first rtol (adaptive methods, default 1e-8).
+levels: the ladder's levels (default 5, at least 3). set, init: {name: value}. threshold (an
+option): the delta_C to meet. threads: default the machine's cores.
+
+Returns what `diagnose --json` writes: model, method, resolution ("step" or "rtol"),
+expected_order, threshold, levels as columns (resolution, delta_C, observed_order, rhs_evals,
+wall_s, end, finished), kind ("step error", "model error", "round-off", "undecided"), order,
+plateau, floor, floor_at, estimated_resolution, observed_orders, unfinished, explanation,
+advised (a step error: the advisor's probe that meets the threshold, a dict), advice_note,
+verdict, threads, ranks, interrupted.)";
+
+constexpr const char* classify_drift_doc = R"(Classifies a ladder of runs made elsewhere (the drop-in,
+audit_trajectory, SciPy): pairs of (resolution, delta_C), or (resolution, delta_C, finished) where
+a run that did not finish is left out, as the step error, model error or round-off that
+`energy-audit diagnose` reports.
+
+pairs: the runs, in any order. order: the method's order p (a fixed-step ladder: delta_C should
+fall as h^p). adaptive: an rtol ladder (delta_C roughly proportional to rtol: slope 1 in log
+rtol; order then defaults to 1). threshold: the delta_C to meet (1e-3).
+
+Returns a dict: kind, order, plateau, floor, floor_at, estimated_resolution (None where it does
+not apply), observed_orders (an array, coarsest first), unfinished, explanation.)";
+
 constexpr const char* stability_doc = R"(Maps the verdicts of a kinematic model over its gain k and the step, as
 `energy-audit stability` does.
 
@@ -347,6 +436,13 @@ void add_study_functions(py::module_& m) {
         py::arg("set") = std::map<std::string, double>{}, py::arg("init") = std::map<std::string, double>{},
         py::arg("threads") = py::none(), py::arg("progress") = false,
         (std::string(advise_doc) + "\n" + options_doc).c_str());
+  m.def("diagnose", &diagnose_study, py::arg("model"), py::kw_only(), py::arg("method") = "rk4",
+        py::arg("step") = py::none(), py::arg("rtol") = py::none(), py::arg("levels") = std::size_t{5},
+        py::arg("set") = std::map<std::string, double>{}, py::arg("init") = std::map<std::string, double>{},
+        py::arg("threads") = py::none(), py::arg("progress") = false,
+        (std::string(diagnose_doc) + "\n" + options_doc).c_str());
+  m.def("classify_drift", &classify_drift, py::arg("pairs"), py::kw_only(), py::arg("order") = py::none(),
+        py::arg("adaptive") = false, py::arg("threshold") = 1e-3, classify_drift_doc);
   m.def("stability", &stability_study, py::arg("model"), py::kw_only(),
         py::arg("methods") = std::vector<std::string>{"euler", "rk2", "rk3", "rk4"},
         py::arg("steps") = std::vector<double>{0.002, 0.005, 0.01}, py::arg("k") = "-1500:0.5:3",

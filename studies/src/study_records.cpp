@@ -124,24 +124,35 @@ Json diagnosis_record(const std::string& model, const Diagnosis& d) {
                       {"end", l.end.empty() ? Json(nullptr) : Json(l.end)},
                       {"finished", l.finished}});
   }
-  return {{"model", model},
-          {"method", d.method},
-          {"resolution", d.adaptive ? "rtol" : "step"},
-          {"expected_order", d.adaptive ? 1 : d.order},
-          {"threshold", d.threshold},
-          {"levels", levels},
-          {"kind", drift_kind_name(c.kind)},
+  Json j = {{"model", model},
+            {"method", d.method},
+            {"resolution", d.adaptive ? "rtol" : "step"},
+            {"expected_order", d.adaptive ? 1 : d.order},
+            {"threshold", d.threshold},
+            {"levels", levels}};
+  const Json classification = drift_classification_record(c);
+  for (const auto& [key, value] : classification.items()) j[key] = value;
+  j["advised"] = d.advice ? probe_record(d.advice->answer) : Json(nullptr);
+  j["advice_note"] = d.advice ? Json(d.advice->note) : Json(nullptr);
+  j["verdict"] = d.verdict();
+  j["threads"] = d.workers.threads;
+  j["ranks"] = d.workers.ranks;
+  j["interrupted"] = d.interrupted;
+  return j;
+}
+
+Json drift_classification_record(const DriftClassification& c) {
+  Json orders = Json::array();
+  for (double p : c.observed_orders) orders.push_back(finite_or_null(p));
+  return {{"kind", drift_kind_name(c.kind)},
           {"order", optional_number(c.order)},
           {"plateau", optional_number(c.plateau)},
           {"floor", optional_number(c.floor)},
           {"floor_at", optional_number(c.floor_at)},
           {"estimated_resolution", optional_number(c.estimated_resolution)},
-          {"advised", d.advice ? probe_record(d.advice->answer) : Json(nullptr)},
-          {"advice_note", d.advice ? Json(d.advice->note) : Json(nullptr)},
-          {"verdict", d.verdict()},
-          {"threads", d.workers.threads},
-          {"ranks", d.workers.ranks},
-          {"interrupted", d.interrupted}};
+          {"observed_orders", orders},
+          {"unfinished", c.unfinished},
+          {"explanation", c.explanation}};
 }
 
 Json stability_record(const std::string& model, const StabilityMap& map) {

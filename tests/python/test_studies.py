@@ -1,9 +1,10 @@
-"""energy_audit.compare, sweep, advise and stability: each returns what the command line writes
-for the same arguments (sweep, advise and stability: their --json record; compare: its --csv
-table), number for number, as NumPy columns with the record's keys; a bad argument is a
-ValueError with the command line's message in Python's names, and Ctrl-C stops a study with the
-runs it made."""
+"""energy_audit.compare, sweep, advise, diagnose and stability: each returns what the command
+line writes for the same arguments (sweep, advise, diagnose and stability: their --json record;
+compare: its --csv table), number for number, as NumPy columns with the record's keys; a bad
+argument is a ValueError with the command line's message in Python's names, and Ctrl-C stops a
+study with the runs it made. classify_drift reads pairs of (resolution, delta_C) run elsewhere."""
 import csv
+import importlib.util
 import json
 import math
 import os
@@ -133,6 +134,57 @@ class StudyTest(RecordAssertions):
         points = result["points"]
         self.assertLessEqual(set(points["verdict"][points["method"] == "rk4"]),
                              {"stable", "neutral", "drifting", "unstable"})
+
+    def test_diagnose_returns_the_json_record(self):
+        result = ea.diagnose("crane", step=0.02, threads=2)
+        record = json.loads(cli_file("diagnose", "crane", "--step", "0.02", "--threads", "2"))
+        self.assertEqual(record["kind"], "step error")
+        self.assert_equals_record(result, record, {"levels"})
+        self.assertAlmostEqual(result["order"], 4, delta=0.5)
+        self.assertLessEqual(result["advised"]["delta_C"], 1e-3)
+
+    def test_diagnose_tells_a_flipped_sign_from_a_coarse_step(self):
+        wrong = ea.diagnose("mechanism-wrong", levels=3, threads=2)
+        self.assertEqual(wrong["kind"], "model error")
+        self.assertGreater(wrong["plateau"], 1e-3)
+        self.assertIsNone(wrong["advised"])
+        with self.assertRaisesRegex(ValueError, "step: applies to the fixed-step methods"):
+            ea.diagnose("crane", method="cvode-bdf", step=0.01)
+
+    def test_classify_drift_reads_pairs_run_elsewhere(self):
+        # delta_C = h^4 exactly: order 4; a run that did not finish is left out.
+        pairs = [(0.1, 1e-4), (0.05, 6.25e-6), (0.025, 0.025**4), (0.0125, 0.0125**4), (0.2, 5.0, False)]
+        fourth = ea.classify_drift(pairs, order=4, threshold=1e-9)
+        self.assertEqual(fourth["kind"], "step error")
+        self.assertEqual(fourth["unfinished"], 1)
+        np.testing.assert_allclose(fourth["observed_orders"], [4, 4, 4])
+        self.assertAlmostEqual(fourth["estimated_resolution"], 1e-9**0.25)
+        # A plateau above the threshold, and a floor that rises.
+        self.assertEqual(ea.classify_drift([(h, 0.02 + h**4) for h in (0.01, 0.005, 0.0025)], order=4)["kind"],
+                         "model error")
+        floor = ea.classify_drift([(h, h**4 + 1e-16 / h) for h in (1e-2, 2.5e-3, 6.25e-4, 1.5625e-4)], order=4)
+        self.assertEqual(floor["kind"], "round-off")
+        self.assertEqual(floor["floor_at"], 6.25e-4)
+        with self.assertRaisesRegex(ValueError, "order: the method's order is needed"):
+            ea.classify_drift(pairs)
+
+    @unittest.skipUnless(importlib.util.find_spec("scipy"), "SciPy is not installed")
+    def test_classify_drift_reads_solve_ivp_at_a_ladder_of_rtols(self):
+        from scipy.integrate import solve_ivp
+
+        def energy_drift(rtol, damping):
+            # x'' = -x - damping x': C = (x'^2 + x^2) / 2 is constant only when nothing damps, and
+            # the damper's work is not counted here: with it the model is "wrong" for C.
+            run = solve_ivp(lambda t, y: [y[1], -y[0] - damping * y[1]], (0, 20), [1, 0], rtol=rtol, atol=1e-12)
+            energy = 0.5 * (run.y[0] ** 2 + run.y[1] ** 2)
+            return rtol, float(np.max(np.abs(energy - energy[0])) / energy[0]), bool(run.success)
+
+        rtols = (1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
+        right = ea.classify_drift([energy_drift(r, 0) for r in rtols], adaptive=True, threshold=1e-6)
+        self.assertEqual(right["kind"], "step error", right["explanation"])
+        self.assertAlmostEqual(right["order"], 1, delta=0.5)
+        wrong = ea.classify_drift([energy_drift(r, 1e-3) for r in rtols], adaptive=True, threshold=1e-6)
+        self.assertEqual(wrong["kind"], "model error", wrong["explanation"])
 
     def test_bad_arguments_are_value_errors_with_the_command_lines_message(self):
         cases = [
