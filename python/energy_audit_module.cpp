@@ -47,6 +47,10 @@ struct RunResult {
   std::string model, method, verdict, end;
   double delta_C = 0, threshold = 0, step = 0, rtol = 0, t_reached = 0, wall_seconds = 0;
   double equation_residual = 0;  ///< NaN when the equations were not checked
+  /// When |C − C0| first exceeded the threshold and where it grew fastest (NaN where none).
+  double dC_first_above_threshold = 0, dC_fastest_growth_at = 0;
+  /// {NAME: {relative_residual, first_above_threshold, largest_at}}; empty when not checked.
+  py::dict equations;
   std::size_t steps = 0, rhs_evaluations = 0;
   bool finished = false;
   std::vector<std::string> columns;
@@ -237,6 +241,18 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.equation_residual = outcome.audit && outcome.audit->equation_check().checked_steps() > 0
                             ? outcome.audit->equation_check().relative_residual()
                             : std::nan("");
+  r.dC_first_above_threshold = outcome.audit ? outcome.audit->time_first_above_threshold() : std::nan("");
+  r.dC_fastest_growth_at = outcome.audit ? outcome.audit->time_of_fastest_growth() : std::nan("");
+  if (outcome.audit) {
+    const std::vector<ea::CoordinateResidual> equations = outcome.audit->equation_check().coordinate_residuals();
+    for (std::size_t i = 0; i < equations.size() && i < model.coordinate_names.size(); ++i) {
+      py::dict equation;
+      equation["relative_residual"] = equations[i].relative_residual;
+      equation["first_above_threshold"] = equations[i].first_above_threshold;
+      equation["largest_at"] = equations[i].time_of_largest;
+      r.equations[py::str(model.coordinate_names[i])] = equation;
+    }
+  }
   r.step = outcome.method.adaptive() ? std::nan("") : outcome.step;
   r.rtol = outcome.method.adaptive() ? outcome.cvodes.rtol : std::nan("");
   r.t_reached = outcome.t_reached;
@@ -361,6 +377,13 @@ PYBIND11_MODULE(energy_audit, m) {
       .def_readonly("delta_C", &RunResult::delta_C, "sup |C - C0| / sup max(|E|, |T|, |V|) over every step")
       .def_readonly("threshold", &RunResult::threshold, "the pass threshold of delta_C")
       .def_readonly("equation_residual", &RunResult::equation_residual, "the equations' relative residual; NaN when they were not checked")
+      .def_readonly("dC_first_above_threshold", &RunResult::dC_first_above_threshold,
+                    "the first t at which |C - C0| > threshold x the energy scale so far; NaN when at none")
+      .def_readonly("dC_fastest_growth_at", &RunResult::dC_fastest_growth_at,
+                    "the end of the step over which |C - C0| rose fastest per unit time; NaN when it never rose")
+      .def_readonly("equations", &RunResult::equations,
+                    "{coordinate: {relative_residual, first_above_threshold, largest_at}}, the equation of each "
+                    "coordinate (NaN where no time); empty when the equations were not checked")
       .def_readonly("step", &RunResult::step, "the fixed step; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
       .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed")

@@ -379,6 +379,22 @@ void plot_work_precision(OutputFile& png, const std::string& model, const std::v
   run_gnuplot(script, png);
 }
 
+namespace {
+/// A datablock of the curve's marks, "t value \"label\"" at the curve's point nearest each
+/// mark's time; empty when no mark can be drawn.
+std::string mark_datablock(const std::string& name, const DriftCurve& curve) {
+  std::string rows;
+  for (const auto& [t, label] : curve.marks) {
+    const auto nearest = std::ranges::min_element(curve.points, {}, [t](const auto& point) {
+      return std::abs(point.first - t);
+    });
+    if (!std::isfinite(t) || nearest == curve.points.end() || !drawable(nearest->second)) continue;
+    rows += shortest_text(nearest->first) + " " + shortest_text(nearest->second) + " \"" + label + "\"\n";
+  }
+  return rows.empty() ? rows : name + " << EOD\n" + rows + "EOD\n";
+}
+}  // namespace
+
 void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves) {
   // One panel per method: 18 or 26 curves on one set of axes cannot be told apart by colour, and
   // the runs of one method (its steps or rtols) are the ones a reader compares line by line;
@@ -397,6 +413,12 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
       y_max = std::max(y_max, value);
     }
     if (has_data[c]) data += datablock("$r" + std::to_string(c), curves[c].points, false);
+  }
+  std::vector<bool> has_marks(curves.size(), false);
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    const std::string marks = mark_datablock("$m" + std::to_string(c), curves[c]);
+    has_marks[c] = !marks.empty();
+    data += marks;
   }
   if (!(y_max > 0)) throw Error("nothing to plot: no run has |C(t) - C(t0)| > 0");
   if (!(t_max > t_min)) t_max = t_min + 1;
@@ -418,6 +440,9 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
       const std::string source = has_data[c] ? "$r" + std::to_string(c) : "NaN";
       const std::string label = has_data[c] ? curves[c].label : curves[c].label + " (nothing > 0)";
       script += (k ? ", " : "plot ") + source + " with lines " + line_style(k) + " lw 1.5 title " + literal(label);
+      if (has_marks[c]) {
+        script += ", $m" + std::to_string(c) + " using 1:2:3 with labels point pt 7 ps 1 offset char 0.5,0.7 left notitle";
+      }
     }
     script += "\n";
   }

@@ -29,6 +29,9 @@ struct DriftCurve {
   std::string method;
   std::string label;
   std::vector<std::pair<double, double>> points;  ///< (t, value) in time order
+  /// Times marked on the curve with their labels ("first above threshold", "fastest growth"):
+  /// a point where the curve is at that time, and the label beside it.
+  std::vector<std::pair<double, std::string>> marks = {};
 };
 
 /// Throws energy_audit::Error("gnuplot not found: install the Debian package gnuplot-nox to
@@ -46,7 +49,8 @@ void plot_work_precision(OutputFile& png, const std::string& model, const std::v
 
 /// |C(t) − C(t0)| on a log scale: a grid of panels, one per method (in order of first
 /// appearance), sharing their axes, each with its runs' labels in the key. A curve with no value
-/// > 0 is named in its panel's key as "(nothing > 0)". Throws energy_audit::Error when no curve
+/// > 0 is named in its panel's key as "(nothing > 0)". A curve's marks are drawn as labelled
+/// points on it (a mark at a time the curve does not reach, or where it is 0, is left out). Throws energy_audit::Error when no curve
 /// has a value > 0 or gnuplot fails; `png` is left uncommitted.
 void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves);
 

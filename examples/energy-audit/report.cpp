@@ -69,6 +69,55 @@ Json final_state_json(const ModelEntry& model, const RunOutcome& run, const Hist
   return j;
 }
 
+/// The name of coordinate i's equation: the model's name for the coordinate, q[i] without one.
+std::string coordinate_name(const ModelEntry& model, std::size_t i) {
+  return i < model.coordinate_names.size() ? model.coordinate_names[i] : "q[" + std::to_string(i) + "]";
+}
+
+/// A time, or null where there is none (NaN).
+Json time_json(double t) { return std::isnan(t) ? Json(nullptr) : Json(t); }
+
+/// When δ_C is above its threshold: where |C − C0| first exceeded it and where it rose fastest
+/// (docs/mathematics.md, when the drift appears).
+void print_drift_onset(std::ostream& out, const Audit& audit) {
+  if (!(audit.relative_drift() > audit.threshold())) return;
+  out << "           |C - C0| first above the threshold at t = "
+      << printf_text("%g", audit.time_first_above_threshold()) << ", grows fastest at t = "
+      << printf_text("%g", audit.time_of_fastest_growth()) << "\n";
+}
+
+/// When the equation check fails: the equation of each coordinate above the threshold, the
+/// largest first (docs/mathematics.md, the equation check).
+void print_coordinate_equations(std::ostream& out, const ModelEntry& model, const EquationCheck& check) {
+  if (check.passed()) return;
+  const std::vector<CoordinateResidual> coordinates = check.coordinate_residuals();
+  std::vector<std::size_t> order(coordinates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) {
+    return coordinates[a].relative_residual > coordinates[b].relative_residual;
+  });
+  for (const std::size_t i : order) {
+    const CoordinateResidual& c = coordinates[i];
+    if (!(c.relative_residual > check.threshold())) continue;
+    out << "           equation of " << coordinate_name(model, i) << ": relative residual "
+        << printf_text("%.3e", c.relative_residual) << ", first above " << printf_text("%g", check.threshold())
+        << " at t = " << printf_text("%g", c.first_above_threshold) << ", largest at t = "
+        << printf_text("%g", c.time_of_largest) << "\n";
+  }
+}
+
+/// {NAME: {relative_residual, first_above_threshold, largest_at}} for each coordinate's equation.
+Json coordinate_equations_json(const ModelEntry& model, const EquationCheck& check) {
+  Json j = Json::object();
+  const std::vector<CoordinateResidual> coordinates = check.coordinate_residuals();
+  for (std::size_t i = 0; i < coordinates.size(); ++i) {
+    j[coordinate_name(model, i)] = {{"relative_residual", coordinates[i].relative_residual},
+                                    {"first_above_threshold", time_json(coordinates[i].first_above_threshold)},
+                                    {"largest_at", time_json(coordinates[i].time_of_largest)}};
+  }
+  return j;
+}
+
 }  // namespace
 
 void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run) {
@@ -110,10 +159,12 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
     }
   }
   out << "delta_C    " << (run.audit ? printf_text("%.3e", run.audit->relative_drift()) : "- (audit off)") << "\n";
+  if (run.audit) print_drift_onset(out, *run.audit);
   if (run.audit && run.audit->equation_check().checked_steps() > 0) {
     const EquationCheck& check = run.audit->equation_check();
     out << "equations  relative residual " << printf_text("%.3e", check.relative_residual()) << " at "
         << check.checked_steps() << " checked steps (threshold " << printf_text("%g", check.threshold()) << ")\n";
+    print_coordinate_equations(out, model, check);
   }
   if (run.extra_outputs && run.extra_outputs->states > 0) {
     const ExtraOutputRecord& extra = *run.extra_outputs;
@@ -166,7 +217,8 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
                            {"max_residual", check.max_residual()},
                            {"scale", check.scale()},
                            {"checked_steps", check.checked_steps()},
-                           {"threshold", check.threshold()}};
+                           {"threshold", check.threshold()},
+                           {"coordinates", coordinate_equations_json(model, check)}};
   } else {
     j["equation_check"] = nullptr;
   }
@@ -200,6 +252,8 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["C0"] = audit ? Json(audit->initial_control()) : Json(nullptr);
   j["max_abs_dC"] = audit ? Json(audit->max_abs_drift()) : Json(nullptr);
   j["energy_scale"] = audit ? Json(audit->energy_scale()) : Json(nullptr);
+  j["dC_first_above_threshold"] = audit ? time_json(audit->time_first_above_threshold()) : Json(nullptr);
+  j["dC_fastest_growth_at"] = audit ? time_json(audit->time_of_fastest_growth()) : Json(nullptr);
   if (!model.extra_output_names.empty()) {
     j["extra_max_abs_change"] = run.extra_outputs && run.extra_outputs->states > 0
                                     ? extra_outputs_json(run.extra_outputs->names, run.extra_outputs->max_abs_change)

@@ -81,6 +81,10 @@ ComparisonRow comparison_row(const RunOutcome& run) {
   row.rtol = run.cvodes.rtol;
   if (run.audit) {
     row.delta_C = run.audit->relative_drift();
+    if (*row.delta_C > run.audit->threshold()) {  // the times, where they exist (NaN: none)
+      if (const double t = run.audit->time_first_above_threshold(); !std::isnan(t)) row.dC_first_above_threshold = t;
+      if (const double t = run.audit->time_of_fastest_growth(); !std::isnan(t)) row.dC_fastest_growth_at = t;
+    }
     if (run.audit->equation_check().checked_steps() > 0) {
       row.equation_residual = run.audit->equation_check().relative_residual();
     }
@@ -120,6 +124,8 @@ void to_json(nlohmann::json& json, const ComparisonRow& row) {
           {"finished", row.finished},
           {"stop_description", row.stop_description},
           {"drift_curve", row.drift_curve},
+          {"dC_first_above_threshold", optional_to_json(row.dC_first_above_threshold)},
+          {"dC_fastest_growth_at", optional_to_json(row.dC_fastest_growth_at)},
           {"observed_order", row.observed_order}};
 }
 
@@ -137,6 +143,8 @@ void from_json(const nlohmann::json& json, ComparisonRow& row) {
   json.at("finished").get_to(row.finished);
   json.at("stop_description").get_to(row.stop_description);
   json.at("drift_curve").get_to(row.drift_curve);
+  row.dC_first_above_threshold = optional_from_json<double>(json.at("dC_first_above_threshold"));
+  row.dC_fastest_growth_at = optional_from_json<double>(json.at("dC_fastest_growth_at"));
   json.at("observed_order").get_to(row.observed_order);
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -44,6 +45,90 @@ BOOST_AUTO_TEST_CASE(the_equation_check_is_reported_and_judged) {
   const fs::path derived = scratch_dir() / "eq-derived.json";  // derived accelerations: nothing to check
   BOOST_TEST_REQUIRE(energy_audit("run crane-derived --json " + derived.string()).status == 0);
   BOOST_TEST(nlohmann::json::parse(read_file(derived))["equation_check"].is_null());
+}
+
+namespace {
+/// The cells of one CSV line.
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells(1);
+  for (const char c : line) {
+    if (c == ',') cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+/// From a history CSV, by the definitions of docs/mathematics.md: the first t at which
+/// |C − C0| > threshold × (sup max(|E|, |T|, |V|) up to t), and the end of the step over which
+/// |C − C0| rose fastest per unit time.
+std::pair<double, double> drift_onset_of(const std::string& csv, double threshold) {
+  const std::vector<std::string> lines = lines_of(csv);
+  const std::vector<std::string> header = cells_of(lines.at(0));
+  const auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::ranges::find(header, name) - header.begin());
+  };
+  const std::size_t t_col = column("t"), T_col = column("T"), V_col = column("V"), E_col = column("E"), C_col = column("C");
+  double C0 = 0, scale = 0, first_above = std::nan(""), fastest_at = std::nan(""), fastest = 0, previous_drift = 0,
+         previous_t = 0;
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    if (lines[k].empty()) continue;
+    const std::vector<std::string> row = cells_of(lines[k]);
+    const double t = std::stod(row.at(t_col)), C = std::stod(row.at(C_col));
+    if (k == 1) C0 = C;
+    scale = std::max({scale, std::abs(std::stod(row.at(T_col))), std::abs(std::stod(row.at(V_col))),
+                      std::abs(std::stod(row.at(E_col)))});
+    const double drift = std::abs(C - C0);
+    if (std::isnan(first_above) && drift > threshold * scale) first_above = t;
+    if (k > 1 && (drift - previous_drift) / (t - previous_t) > fastest) {
+      fastest = (drift - previous_drift) / (t - previous_t);
+      fastest_at = t;
+    }
+    previous_drift = drift;
+    previous_t = t;
+  }
+  return {first_above, fastest_at};
+}
+}  // namespace
+
+// A failing run says when the drift appeared, by the history's own C, and which coordinate's
+// equation is wrong: crane-wrong's flipped sign sits in ẍ1 (docs/models.md), mechanism-wrong's in
+// γ̈, whose ẍ follows from ṗ_x = 0 and so satisfies the equation of x.
+BOOST_AUTO_TEST_CASE(a_failing_run_names_when_and_which_equation) {
+  const fs::path json = scratch_dir() / "onset.json", csv = scratch_dir() / "onset.csv";
+  const Result r = energy_audit("run crane-wrong --json " + json.string() + " --csv " + csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  const auto [first_above, fastest_at] = drift_onset_of(read_file(csv), j["threshold"].get<double>());
+  BOOST_TEST_REQUIRE(!std::isnan(first_above));
+  BOOST_TEST(j["dC_first_above_threshold"].get<double>() == first_above);
+  BOOST_TEST(j["dC_fastest_growth_at"].get<double>() == fastest_at);
+  BOOST_TEST(r.out.find("|C - C0| first above the threshold at t = ") != std::string::npos, r.out);
+
+  const auto& equations = j["equation_check"]["coordinates"];
+  BOOST_TEST(equations["x1"]["relative_residual"].get<double>() == j["equation_check"]["relative_residual"].get<double>());
+  BOOST_TEST(equations["phi"]["relative_residual"].get<double>() <
+             equations["x1"]["relative_residual"].get<double>() / 22);  // M_21 / M_11 ≤ (m2 l / 2) / (m1 + m2)
+  BOOST_TEST(equations["x1"]["first_above_threshold"].get<double>() > 0.0);  // the flipped term is 0 at rest
+  // The summary lists the equations above the threshold, the largest first.
+  const std::size_t x1 = r.out.find("           equation of x1: relative residual "),
+                    phi = r.out.find("           equation of phi: relative residual ");
+  BOOST_TEST(x1 != std::string::npos, r.out);
+  BOOST_TEST((phi == std::string::npos || x1 < phi), r.out);
+
+  const fs::path mechanism = scratch_dir() / "mechanism-wrong.json";
+  const Result m = energy_audit("run mechanism-wrong --t-end 2 --json " + mechanism.string());
+  BOOST_TEST_REQUIRE(m.status == 0);
+  const auto mj = nlohmann::json::parse(read_file(mechanism));
+  BOOST_TEST(m.out.find("equation of gamma: relative residual ") != std::string::npos, m.out);
+  BOOST_TEST(m.out.find("equation of x:") == std::string::npos, m.out);
+  BOOST_TEST(mj["equation_check"]["coordinates"]["x"]["first_above_threshold"].is_null());
+  BOOST_TEST(mj["equation_check"]["coordinates"]["gamma"]["relative_residual"].get<double>() ==
+             mj["equation_check"]["relative_residual"].get<double>());
+
+  // A passing run's summary has neither line.
+  const Result right = energy_audit("run crane");
+  BOOST_TEST(right.out.find("first above") == std::string::npos, right.out);
+  BOOST_TEST(right.out.find("equation of") == std::string::npos, right.out);
 }
 
 // Each model runs in the forms it admits; a form or a method that does not fit is a usage error

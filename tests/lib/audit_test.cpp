@@ -270,3 +270,41 @@ BOOST_AUTO_TEST_CASE(infinite_energy_gives_infinite_drift_not_nan) {
   BOOST_TEST(std::isinf(audit.relative_drift()));
   BOOST_TEST(!audit.passed());
 }
+
+// C = T + Z with T = 10 J and Z rising at 0.01 J/s, then at 0.04 J/s over [1.5, 1.75], then
+// falling: with threshold 1.1e-3, |C − C0| = 0.01 t first exceeds 1.1e-3 × 10 J after t = 1.1, so
+// at the sample t = 1.25; the fastest rise is the step that ends at 1.75.
+BOOST_AUTO_TEST_CASE(drift_onset_is_the_first_sample_above_the_threshold_and_the_steepest_rise) {
+  ea::Audit audit({.threshold = 1.1e-3});
+  audit.begin_run(0.0, 2.5);
+  BOOST_TEST(std::isnan(audit.time_first_above_threshold()));
+  BOOST_TEST(std::isnan(audit.time_of_fastest_growth()));
+  const auto z = [](double t) { return t <= 1.5 ? 0.01 * t : t <= 1.75 ? 0.015 + 0.04 * (t - 1.5) : 0.025 - 0.01 * (t - 1.75); };
+  for (int k = 0; k <= 10; ++k) {
+    const double t = 0.25 * k;
+    record(audit, t, 10.0, 0.0, z(t));
+    if (t < 1.25) BOOST_TEST(std::isnan(audit.time_first_above_threshold()));
+  }
+  audit.end_run(ea::RunEnd::Finished, 2.5);
+  BOOST_TEST(!audit.passed());
+  BOOST_TEST(audit.time_first_above_threshold() == 1.25);
+  BOOST_TEST(audit.time_of_fastest_growth() == 1.75);
+  BOOST_TEST(audit.time_of_max_drift() == 1.75);
+}
+
+// The threshold is relative to the energy scale seen up to the sample: a drift that the larger
+// scale reached later would cover is above the threshold where it happened.
+BOOST_AUTO_TEST_CASE(drift_onset_judges_each_sample_by_the_scale_seen_so_far) {
+  ea::Audit audit({.threshold = 0.1});
+  record(audit, 0.0, 1.0, 0.0, 0.0);   // scale 1
+  record(audit, 1.0, 1.0, 0.0, 0.2);   // drift 0.2 > 0.1 × 1
+  record(audit, 2.0, 10.0, 0.0, -9.0);  // scale 10, drift 0
+  BOOST_TEST(audit.relative_drift() == 0.02, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(audit.time_first_above_threshold() == 1.0);
+
+  ea::Audit passing({.threshold = 0.1});
+  record(passing, 0.0, 10.0, 0.0, 0.0);
+  record(passing, 1.0, 10.0, 0.0, 0.5);
+  BOOST_TEST(std::isnan(passing.time_first_above_threshold()));
+  BOOST_TEST(passing.time_of_fastest_growth() == 1.0);
+}

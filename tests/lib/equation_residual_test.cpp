@@ -4,8 +4,10 @@
 // (a gyroscopic term that does no work) and in whichever equation the wrong term is; with
 // multipliers on crane-dae; and the check's sup / sup and its edge cases.
 // The measured relative residuals are printed with --log_level=message.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
@@ -23,12 +25,14 @@
 #include "crane.hpp"
 #include "crane_dae.hpp"
 #include "gyroscopic_oscillator.hpp"
+#include "mechanism.hpp"
 #include "moving_support_pendulum.hpp"
 
 namespace ea = energy_audit;
 using energy_audit::examples::Crane;
 using energy_audit::examples::CraneDae;
 using energy_audit::examples::CraneWrong;
+using energy_audit::examples::MechanismWrong;
 using energy_audit::testing::GyroscopicOscillator;
 using energy_audit::testing::MovingSupportPendulum;
 using boost::test_tools::tolerance;
@@ -39,11 +43,14 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 
 /// What one rk4 run with hand accelerations leaves: the energy audit, the equation check of the
-/// hand accelerations at every state the audit sees, and the final state.
+/// hand accelerations at every state the audit sees, and the final state; and, kept by the test
+/// itself, the time, |(M a − r)_i| and scale of every state.
 struct CheckedRun {
   ea::Audit audit;
   ea::EquationCheck check;
   ea::Vector final_state;
+  std::vector<double> times, scales;
+  std::vector<ea::Vector> coordinate_residuals;
 };
 
 template <class Model>
@@ -52,7 +59,7 @@ CheckedRun run_and_check(const Model& model, const typename Model::template Coor
   using Coordinates = typename Model::template Coordinates<double>;
   constexpr int n = Model::dofs;
   const ea::LagrangeSystem<Model> system(model, ea::AccelerationSource::Hand);
-  CheckedRun run{ea::Audit{}, ea::EquationCheck{}, system.initial_state(q0, v0)};
+  CheckedRun run{ea::Audit{}, ea::EquationCheck{}, system.initial_state(q0, v0), {}, {}, {}};
   const auto audit_observer = ea::watch(system, run.audit);
   ea::FixedStepper stepper(ea::methods::Rk4{});
   const auto outcome = ea::integrate_const(stepper, system, run.final_state, 0.0, t_end, h,
@@ -60,12 +67,37 @@ CheckedRun run_and_check(const Model& model, const typename Model::template Coor
                                              audit_observer(y, t);
                                              const Coordinates q = y.template head<n>();
                                              const Coordinates v = y.template segment<n>(n);
-                                             run.check.add(ea::equation_residual(model, q, v,
-                                                                                 model.accelerations(q, v, t), t));
+                                             const ea::EquationResidual r =
+                                                 ea::equation_residual(model, q, v, model.accelerations(q, v, t), t);
+                                             run.check.add(r, t);
+                                             run.times.push_back(t);
+                                             run.scales.push_back(r.scale);
+                                             run.coordinate_residuals.push_back(r.coordinates);
                                            });
   BOOST_REQUIRE(!outcome.diverged());
   BOOST_REQUIRE(run.check.checked_steps() == run.audit.accepted_steps());
   return run;
+}
+
+/// The times of coordinate i's equation from the run's own record, by the definitions of
+/// docs/mathematics.md: the first state where |(M a − r)_i| > threshold × (sup scale so far), and
+/// the first where |(M a − r)_i| is largest.
+struct CoordinateTimes {
+  double first_above = std::nan(""), largest = std::nan("");
+};
+CoordinateTimes times_of(const CheckedRun& run, Eigen::Index i, double threshold) {
+  CoordinateTimes times;
+  double scale = 0, largest = 0;
+  for (std::size_t k = 0; k < run.times.size(); ++k) {
+    scale = std::max(scale, run.scales[k]);
+    const double e = run.coordinate_residuals[k][i];
+    if (std::isnan(times.first_above) && e > threshold * scale) times.first_above = run.times[k];
+    if (e > largest) {
+      largest = e;
+      times.largest = run.times[k];
+    }
+  }
+  return times;
 }
 
 }  // namespace
@@ -282,6 +314,50 @@ BOOST_AUTO_TEST_CASE(crane_wrong_fails_along_a_run_though_not_at_rest) {
   // s x1 = 1500 N and the inertia that balances it (3000 N together).
   BOOST_TEST(run.check.relative_residual() > 1e-3);
   BOOST_TEST(!run.check.passed());
+
+  // The flipped sign is in ẍ1 (docs/models.md, crane-wrong; φ̈ is right): an error δ in ẍ1 puts
+  // M_11 δ = (m1 + m2) δ = 11 δ into the equation of x1 and M_21 δ = (m2 l / 2) sin φ δ, at most
+  // δ / 2, into that of φ. The equation of x1 carries the whole relative residual, and that of φ
+  // at most 1/22 of it.
+  const std::vector<ea::CoordinateResidual> coordinates = run.check.coordinate_residuals();
+  BOOST_REQUIRE(coordinates.size() == 2u);
+  BOOST_TEST(Crane::coordinate_names()[0] == "x1");
+  BOOST_TEST(coordinates[0].relative_residual == run.check.relative_residual());
+  BOOST_TEST(coordinates[1].relative_residual <= coordinates[0].relative_residual / 22);
+  for (const Eigen::Index i : {0, 1}) {
+    const CoordinateTimes expected = times_of(run, i, run.check.threshold());
+    BOOST_TEST(coordinates[i].first_above_threshold == expected.first_above);
+    BOOST_TEST(coordinates[i].time_of_largest == expected.largest);
+  }
+  BOOST_TEST(coordinates[0].first_above_threshold > 0.0);  // at rest the flipped term is 0
+
+  // The audit's own check, every 100th step, names the same equation.
+  const std::vector<ea::CoordinateResidual> audited = run.audit.equation_check().coordinate_residuals();
+  BOOST_REQUIRE(audited.size() == 2u);
+  BOOST_TEST(audited[0].relative_residual == run.audit.equation_check().relative_residual());
+  BOOST_TEST(audited[1].relative_residual <= audited[0].relative_residual / 22);
+}
+
+BOOST_AUTO_TEST_CASE(mechanism_wrong_names_the_equation_of_gamma) {
+  const MechanismWrong model;
+  const auto start = model.initial_state();
+  const CheckedRun run = run_and_check(model, start.q, start.v, 2.0, 1e-3);
+  // The flipped sign is in γ̈ (docs/models.md, mechanism-wrong); ẍ follows from γ̈ by ṗ_x = 0,
+  // which is the equation of x itself (x is cyclic and unforced): that equation holds to
+  // round-off whatever γ̈ is, and the equation of γ carries the whole residual.
+  const std::vector<ea::CoordinateResidual> coordinates = run.check.coordinate_residuals();
+  BOOST_REQUIRE(coordinates.size() == 2u);
+  BOOST_TEST(MechanismWrong::coordinate_names()[1] == "gamma");
+  BOOST_TEST_MESSAGE("mechanism-wrong: equation of x " << coordinates[0].relative_residual << ", of gamma "
+                                                        << coordinates[1].relative_residual);
+  BOOST_TEST(coordinates[0].relative_residual < 1e-13);
+  BOOST_TEST(std::isnan(coordinates[0].first_above_threshold));
+  BOOST_TEST(coordinates[1].relative_residual == run.check.relative_residual());
+  BOOST_TEST(coordinates[1].relative_residual > 1e-3);
+  const CoordinateTimes expected = times_of(run, 1, run.check.threshold());
+  BOOST_TEST(coordinates[1].first_above_threshold == expected.first_above);
+  BOOST_TEST(coordinates[1].time_of_largest == expected.largest);
+  BOOST_TEST(coordinates[1].first_above_threshold > 0.0);  // at rest the flipped term is 0
 }
 
 namespace {
@@ -391,7 +467,7 @@ BOOST_AUTO_TEST_CASE(check_edge_cases) {
   BOOST_TEST(residual_without_scale.relative_residual() == infinity);
 
   // A non-finite value fails the check however large the others (std::max would drop a NaN).
-  for (const ea::EquationResidual bad : {ea::EquationResidual{.residual = not_a_number, .scale = 1.0},
+  for (const ea::EquationResidual& bad : {ea::EquationResidual{.residual = not_a_number, .scale = 1.0},
                                          ea::EquationResidual{.residual = 0.0, .scale = not_a_number},
                                          ea::EquationResidual{.residual = infinity, .scale = 1.0},
                                          ea::EquationResidual{.residual = 0.0, .scale = infinity}}) {

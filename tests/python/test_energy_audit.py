@@ -33,6 +33,11 @@ def cli_record(*arguments):
             return json.load(record)
 
 
+def same_or_nan(value):
+    """A number as the JSON record writes it: null (None) where it is not finite."""
+    return value if math.isfinite(value) else None
+
+
 def cli_history(*arguments):
     """The rows of the history CSV of `energy-audit run ARGUMENTS --csv FILE`, header first."""
     with tempfile.TemporaryDirectory() as directory:
@@ -85,10 +90,17 @@ class RunTest(unittest.TestCase):
                 self.assertEqual(result.rhs_evaluations, record["rhs_evals"])
                 self.assertEqual(result.history["C"][-1], record["final"]["C"])
                 self.assertEqual(result.history["t"][-1], record["final"]["t"])
+                for key in ("dC_first_above_threshold", "dC_fastest_growth_at"):
+                    self.assertEqual(same_or_nan(getattr(result, key)), record[key])
                 if record["equation_check"] is not None:
                     self.assertEqual(result.equation_residual, record["equation_check"]["relative_residual"])
+                    self.assertEqual(list(result.equations), list(record["equation_check"]["coordinates"]))
+                    for name, equation in record["equation_check"]["coordinates"].items():
+                        for key, value in equation.items():
+                            self.assertEqual(same_or_nan(result.equations[name][key]), value)
                 else:
                     self.assertTrue(math.isnan(result.equation_residual))
+                    self.assertEqual(result.equations, {})
 
     def test_history_columns_are_views_of_one_array(self):
         result = ea.run("crane", method="rk4", step=1e-2)

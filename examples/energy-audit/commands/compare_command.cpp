@@ -93,7 +93,10 @@ struct CompareCommand {
     std::vector<DriftCurve> curves;
     for (const ComparisonRow& row : rows) {
       if (!plan.drift_curves) break;
-      curves.push_back({row.method, (row.adaptive ? "rtol=" : "h=") + to_text(row.resolution()), row.drift_curve});
+      DriftCurve curve{row.method, (row.adaptive ? "rtol=" : "h=") + to_text(row.resolution()), row.drift_curve};
+      if (row.dC_first_above_threshold) curve.marks.emplace_back(*row.dC_first_above_threshold, "first above threshold");
+      if (row.dC_fastest_growth_at) curve.marks.emplace_back(*row.dC_fastest_growth_at, "fastest growth");
+      curves.push_back(std::move(curve));
     }
     progress_line.finish();
     std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ")\n";

@@ -77,6 +77,13 @@ class Audit {
   double max_abs_drift() const { return max_abs_drift_; }  ///< sup |C − C(t0)| [J]
   /// The first time at which |C − C(t0)| reached its sup (t0 while the drift is 0).
   double time_of_max_drift() const { return time_of_max_drift_; }
+  /// The time of the first sample at which |C − C(t0)| > threshold × (sup max(|E|, |T|, |V|) up to
+  /// and with that sample); NaN while there is none. A run whose δ_C is above the threshold has
+  /// one (docs/mathematics.md, when the drift appears).
+  double time_first_above_threshold() const { return time_first_above_threshold_; }
+  /// The end time of the accepted step over which |C − C(t0)| rose fastest per unit time, its
+  /// increase over the step divided by the step's length; NaN while it has not risen.
+  double time_of_fastest_growth() const { return time_of_fastest_growth_; }
   /// Whether an energy, and so C, was not finite at a state seen (its time: time_of_max_drift()):
   /// the run left the finite range there, even where the state itself is finite.
   bool energy_left_finite_range() const { return !std::isfinite(max_abs_drift_); }
@@ -108,7 +115,8 @@ class Audit {
   /// Whether the equations are due for a check at the step just recorded (every
   /// equation_check_every-th); the observer then hands the residual to record_equation_residual.
   bool equation_check_due();
-  void record_equation_residual(const EquationResidual& residual) { equation_check_.add(residual); }
+  /// The residual at the state recorded last, at its time.
+  void record_equation_residual(const EquationResidual& residual) { equation_check_.add(residual, t_reached_); }
   /// The equation check so far; checked_steps() is 0 when the system's equations were not checked.
   const EquationCheck& equation_check() const { return equation_check_; }
 
@@ -125,6 +133,7 @@ class Audit {
   void record_multiplier_signs(const Vector& multipliers, double t);
   bool should_store(double t);
   bool reached_output_time(double t);
+  void record_drift_onset(double drift, double t);
 
   AuditOptions options_;
   History history_;
@@ -140,6 +149,10 @@ class Audit {
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
   double C0_ = 0, max_abs_drift_ = 0, time_of_max_drift_ = 0, energy_scale_ = 0;
+  double time_first_above_threshold_ = std::numeric_limits<double>::quiet_NaN();
+  double time_of_fastest_growth_ = std::numeric_limits<double>::quiet_NaN();
+  double fastest_growth_ = 0;              ///< the largest rise of |C − C(t0)| per unit time
+  double previous_drift_ = 0, previous_t_ = 0;  ///< |C − C(t0)| and t at the sample before
   bool begun_ = false;
   double t_begin_ = 0, t_end_ = 0, t_reached_ = 0;
   std::optional<RunEnd> run_end_;
@@ -157,6 +170,7 @@ class Audit {
   }
   const double scale = std::max(std::max(std::abs(e.E()), std::abs(e.T)), std::abs(e.V));
   if (scale > energy_scale_) energy_scale_ = scale;
+  record_drift_onset(drift, sample.t);
   if (sample.constraint_drift) record_constraint_drift(*sample.constraint_drift);
   if (sample.multipliers) record_multiplier_signs(*sample.multipliers, sample.t);
   ++accepted_steps_;
@@ -171,6 +185,23 @@ class Audit {
     unstored_row_.resize(layout_.row_size());
     History::make_row(sample, unstored_row_);
   }
+}
+
+/// When the drift appears: a comparison per sample, and a division where |C − C(t0)| rose.
+[[gnu::always_inline]] inline void Audit::record_drift_onset(double drift, double t) {
+  // A NaN drift is above every threshold (!(NaN <= x)), as δ_C is +inf then.
+  if (std::isnan(time_first_above_threshold_) && !(drift <= options_.threshold * energy_scale_)) {
+    time_first_above_threshold_ = t;
+  }
+  if (accepted_steps_ > 0 && drift > previous_drift_ && t > previous_t_) {
+    const double growth = (drift - previous_drift_) / (t - previous_t_);
+    if (growth > fastest_growth_) {
+      fastest_growth_ = growth;
+      time_of_fastest_growth_ = t;
+    }
+  }
+  previous_drift_ = drift;
+  previous_t_ = t;
 }
 
 inline bool Audit::equation_check_due() {

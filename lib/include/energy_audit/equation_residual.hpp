@@ -19,6 +19,7 @@
 #include "energy_audit/lagrange_model.hpp"
 #include "energy_audit/lagrange_terms.hpp"
 #include "energy_audit/multiplier_model.hpp"
+#include "energy_audit/types.hpp"
 
 namespace energy_audit {
 
@@ -30,6 +31,10 @@ struct EquationResidual {
   /// largest sum of the terms' magnitudes in one equation, so that residual / scale is the
   /// relative error of the equations, at round-off (about 1e-16) when a solves them exactly.
   double scale = 0;
+  /// |(M a − r)_i| (|(M a − r − Gᵀλ)_i| with multipliers) for each coordinate i, in the order of
+  /// the model's coordinates: the equation of coordinate i is row i of M a = r. Their largest is
+  /// `residual`. Empty where a caller gives only the two numbers above.
+  Vector coordinates;
 };
 
 namespace detail {
@@ -49,7 +54,7 @@ EquationResidual residual_of(const LagrangeTermParts<n>& parts, const VectorN<do
                     std::abs(parts.convective[i]) + std::abs(constraint_force[i]);
   }
   return {error.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>(),
-          term_sizes.template maxCoeff<Eigen::PropagateNaN>()};
+          term_sizes.template maxCoeff<Eigen::PropagateNaN>(), error.cwiseAbs()};
 }
 
 }  // namespace detail

@@ -170,6 +170,16 @@ long audited_steps(const Handle* handle) {
 }
 
 template <class Handle>
+long first_step_above_threshold(const Handle* handle) {
+  return handle != nullptr && handle->audit ? handle->audit->first_step_above_threshold() : -1;
+}
+
+template <class Handle>
+double time_first_above_threshold(const Handle* handle) {
+  return handle != nullptr && handle->audit ? handle->audit->time_first_above_threshold() : std::nan("");
+}
+
+template <class Handle>
 int last_energies(const Handle* handle, EaAuditEnergies* energies) {
   if (handle == nullptr || !handle->audit || energies == nullptr) return EA_AUDIT_INVALID_ARGUMENT;
   const DropInStep last = handle->audit->last_step();

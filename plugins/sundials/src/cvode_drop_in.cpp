@@ -101,6 +101,9 @@ std::string CvodeAudit::diagnosis() const { return state().diagnosis(); }
 long CvodeAudit::audited_steps() const { return state().audited; }
 double CvodeAudit::threshold() const { return state().audit.threshold(); }
 double CvodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
+long CvodeAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
+double CvodeAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
+double CvodeAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
 double CvodeAudit::energy_scale() const { return state().audit.energy_scale(); }
 double CvodeAudit::initial_control() const { return state().audit.initial_control(); }
 DropInStep CvodeAudit::last_step() const { return state().last; }

@@ -43,6 +43,12 @@ double ea_cvode_audit_relative_drift(const EaCvodeAudit* audit) { return detail:
 const char* ea_cvode_audit_verdict(const EaCvodeAudit* audit) { return detail::verdict(audit); }
 int ea_cvode_audit_passed(const EaCvodeAudit* audit) { return detail::passed(audit); }
 long ea_cvode_audit_steps(const EaCvodeAudit* audit) { return detail::audited_steps(audit); }
+long ea_cvode_audit_first_step_above_threshold(const EaCvodeAudit* audit) {
+  return detail::first_step_above_threshold(audit);
+}
+double ea_cvode_audit_time_first_above_threshold(const EaCvodeAudit* audit) {
+  return detail::time_first_above_threshold(audit);
+}
 int ea_cvode_audit_last_energies(const EaCvodeAudit* audit, EaCvodeAuditEnergies* energies) {
   return detail::last_energies(audit, energies);
 }

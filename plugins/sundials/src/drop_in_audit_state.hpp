@@ -87,6 +87,7 @@ class DropInAuditState {
   bool incomplete = false;  // a step went unaudited (taken outside the audit, or an energy function threw)
   int failure_flag = 0;     // the first negative flag a solve call returned
   double t_audited = 0;     // t_n of the last audited step (or the start)
+  long first_step_above_threshold = -1;  // the audited step (0: the start) where |C − C0| first exceeded it
   DropInStep last;
 
   /// The program's solve call, audited; the arguments were checked by the caller.
@@ -168,6 +169,10 @@ class DropInAuditState {
     }
     if (const std::string missing = diagnosis(); !missing.empty()) {
       std::fprintf(out, "energy audit: %s\n", missing.c_str());
+    }
+    if (audit.relative_drift() > audit.threshold()) {
+      std::fprintf(out, "energy audit: |C - C(t0)| first above the threshold at step %ld, t = %.6g; grows fastest at t = %.6g\n",
+                   first_step_above_threshold, audit.time_first_above_threshold(), audit.time_of_fastest_growth());
     }
     if (failure_flag < 0) {
       std::fprintf(out, "energy audit: %s returned %s at t = %.6g; the run did not finish\n",
@@ -308,6 +313,10 @@ class DropInAuditState {
     const Eigen::Map<const Vector> q_view(q, dofs), v_view(v, dofs);
     audit.record(EnergySample{t, q_view, v_view, e, Z});
     last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
+    // The sample just recorded ends audited step `audited + 1`, or is the start (step 0).
+    if (first_step_above_threshold < 0 && !std::isnan(audit.time_first_above_threshold())) {
+      first_step_above_threshold = audit.accepted_steps() == 1 ? 0 : audited + 1;
+    }
   }
 
   /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on the solver's interpolant.

@@ -101,6 +101,9 @@ std::string IdaAudit::diagnosis() const { return state().diagnosis(); }
 long IdaAudit::audited_steps() const { return state().audited; }
 double IdaAudit::threshold() const { return state().audit.threshold(); }
 double IdaAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
+long IdaAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
+double IdaAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
+double IdaAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
 double IdaAudit::energy_scale() const { return state().audit.energy_scale(); }
 double IdaAudit::initial_control() const { return state().audit.initial_control(); }
 DropInStep IdaAudit::last_step() const { return state().last; }

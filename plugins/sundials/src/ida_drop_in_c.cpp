@@ -48,6 +48,12 @@ double ea_ida_audit_relative_drift(const EaIdaAudit* audit) { return detail::rel
 const char* ea_ida_audit_verdict(const EaIdaAudit* audit) { return detail::verdict(audit); }
 int ea_ida_audit_passed(const EaIdaAudit* audit) { return detail::passed(audit); }
 long ea_ida_audit_steps(const EaIdaAudit* audit) { return detail::audited_steps(audit); }
+long ea_ida_audit_first_step_above_threshold(const EaIdaAudit* audit) {
+  return detail::first_step_above_threshold(audit);
+}
+double ea_ida_audit_time_first_above_threshold(const EaIdaAudit* audit) {
+  return detail::time_first_above_threshold(audit);
+}
 int ea_ida_audit_last_energies(const EaIdaAudit* audit, EaAuditEnergies* energies) {
   return detail::last_energies(audit, energies);
 }

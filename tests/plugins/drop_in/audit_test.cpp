@@ -7,8 +7,11 @@
 #include <idas/idas.h>
 
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -189,6 +192,45 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(one_step_mode_audits_every_step, S, Solvers) {
   require_identical(plain_returns, wrapped_returns);
   BOOST_TEST(audit.audited_steps() == wrapped.steps());
   BOOST_TEST(audit.last_step().t == wrapped.current_time());
+}
+
+// The oscillator audited without its damper's power: C = E falls, δ_C fails, and the summary's
+// step and time of first exceeding are those recomputed from the audit's own steps (last_step()
+// after each one-step call) by the definition of docs/mathematics.md: the first step whose
+// |C − C0| > threshold × sup max(|E|, |T|, |V|) up to it.
+BOOST_AUTO_TEST_CASE_TEMPLATE(a_failing_audit_names_the_step_where_the_drift_first_exceeds, S, Solvers) {
+  typename S::Program program = S::oscillator();
+  program.energies.nonpotential_power = nullptr;
+  const typename S::Solver solver = S::solver(program, 1e-8, 1e-10);
+  typename S::Audit audit = S::audit(program);
+  const auto call = S::audited(audit);
+  const double C0_energy = oscillator_energy(q0, 0.0);  // at rest: C0 = V0 = E0, the scale at t0
+  double scale = C0_energy, expected_time = std::nan(""), C0 = std::nan("");
+  long expected_step = -1;
+  for (sunrealtype t = 0; t < 3.0;) {
+    BOOST_TEST_REQUIRE(call(solver, 3.0, &t, S::one_step) >= 0);
+    const sun::DropInStep last = audit.last_step();
+    if (std::isnan(C0)) C0 = audit.initial_control();
+    scale = std::max({scale, std::abs(last.kinetic + last.potential), std::abs(last.kinetic), std::abs(last.potential)});
+    if (expected_step < 0 && std::abs(last.control - C0) > audit.threshold() * scale) {
+      expected_step = audit.audited_steps();
+      expected_time = last.t;
+    }
+  }
+  BOOST_TEST(C0 == C0_energy, boost::test_tools::tolerance(S::initial_control_error));
+  BOOST_TEST(std::string(audit.verdict()) == "fail");
+  BOOST_TEST_REQUIRE(expected_step > 0);
+  BOOST_TEST(audit.first_step_above_threshold() == expected_step);
+  BOOST_TEST(audit.time_first_above_threshold() == expected_time);
+  BOOST_TEST(audit.time_of_fastest_growth() > 0.0);
+  char text[4096] = {};
+  FILE* summary = fmemopen(text, sizeof text - 1, "w");
+  BOOST_TEST_REQUIRE(summary != nullptr);
+  audit.print_summary(summary);
+  std::fclose(summary);
+  const std::string expected_line = "energy audit: |C - C(t0)| first above the threshold at step " +
+                                    std::to_string(expected_step) + ", t = ";
+  BOOST_TEST(std::string(text).find(expected_line) != std::string::npos, text);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(stop_time_returns_are_those_of_normal_mode, S, Solvers) {

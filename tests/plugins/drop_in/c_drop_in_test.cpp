@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <energy_audit/sundials/ida_drop_in.h>
+
 #include "c_drop_in_program.h"
 
 extern "C" double c_header_macros_sum(void);
@@ -40,6 +42,8 @@ BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   BOOST_TEST(std::string(ea_cvode_audit_verdict(audit.handle)) == "pass");
   BOOST_TEST(ea_cvode_audit_relative_drift(audit.handle) < 1e-7);
   BOOST_TEST(ea_cvode_audit_steps(audit.handle) > 0);
+  BOOST_TEST(ea_cvode_audit_first_step_above_threshold(audit.handle) == -1);  // δ_C never crossed it
+  BOOST_TEST(std::isnan(ea_cvode_audit_time_first_above_threshold(audit.handle)));
   BOOST_TEST(std::string(ea_cvode_audit_diagnosis(audit.handle)).empty());
   BOOST_TEST(std::string(ea_cvode_audit_last_error(audit.handle)).empty());
   // At the last audited step (CVODE's step past t = 5), Z is the energy the damper took: the
@@ -105,6 +109,10 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   BOOST_TEST(ea_cvode_audit(nullptr, nullptr, 1.0, nullptr, &t, 1) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
   BOOST_TEST(ea_cvode_audit_passed(nullptr) == 0);
   BOOST_TEST(std::isnan(ea_cvode_audit_relative_drift(nullptr)));
+  BOOST_TEST(ea_cvode_audit_first_step_above_threshold(nullptr) == -1);
+  BOOST_TEST(std::isnan(ea_cvode_audit_time_first_above_threshold(nullptr)));
+  BOOST_TEST(ea_ida_audit_first_step_above_threshold(nullptr) == -1);
+  BOOST_TEST(std::isnan(ea_ida_audit_time_first_above_threshold(nullptr)));
   ea_cvode_audit_free(nullptr);
 }
 

@@ -45,6 +45,9 @@ struct ComparisonRow {
   bool finished = false;
   std::string stop_description;                        ///< where an unfinished run stopped
   std::vector<std::pair<double, double>> drift_curve;  ///< with ComparisonPlan::drift_curves: |C − C(t0)| against t
+  /// When δ_C is above its threshold: the time |C − C(t0)| first exceeded it and the end of the
+  /// step over which it grew fastest (Audit::time_first_above_threshold, time_of_fastest_growth).
+  std::optional<double> dC_first_above_threshold, dC_fastest_growth_at;
   double observed_order = std::numeric_limits<double>::quiet_NaN();  ///< NaN for a method's first run or when undefined
 
   /// The step, or rtol.

@@ -76,6 +76,10 @@ const char *ea_cvode_audit_verdict(const EaCvodeAudit *audit);
 int ea_cvode_audit_passed(const EaCvodeAudit *audit);
 /* Accepted steps audited (the initial state not counted). */
 long ea_cvode_audit_steps(const EaCvodeAudit *audit);
+/* The audited step (1 the first, 0 the start) at whose end |C - C(t0)| first exceeded threshold
+ * times the energy scale seen so far, -1 while it has not; and its time, NaN while it has not. */
+long ea_cvode_audit_first_step_above_threshold(const EaCvodeAudit *audit);
+double ea_cvode_audit_time_first_above_threshold(const EaCvodeAudit *audit);
 
 /* The energies at the last audited step (drop_in_energy_functions.h). */
 typedef EaAuditEnergies EaCvodeAuditEnergies;

@@ -81,6 +81,10 @@ const char *ea_ida_audit_verdict(const EaIdaAudit *audit);
 int ea_ida_audit_passed(const EaIdaAudit *audit);
 /* Accepted steps audited (the initial state not counted). */
 long ea_ida_audit_steps(const EaIdaAudit *audit);
+/* The audited step (1 the first, 0 the start) at whose end |C - C(t0)| first exceeded threshold
+ * times the energy scale seen so far, -1 while it has not; and its time, NaN while it has not. */
+long ea_ida_audit_first_step_above_threshold(const EaIdaAudit *audit);
+double ea_ida_audit_time_first_above_threshold(const EaIdaAudit *audit);
 /* Writes the energies at the last audited step to *energies; EA_IDA_AUDIT_SUCCESS or an error code. */
 int ea_ida_audit_last_energies(const EaIdaAudit *audit, EaAuditEnergies *energies);
 /* "" or one line naming a missing energy rate; valid until the next call on the handle. */

@@ -90,13 +90,22 @@ class IdaAudit {
   long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
   double threshold() const;
   double max_abs_drift() const;    ///< sup |C − C(t0)| [J]
+  /// The audited step (1 the first, 0 the start) at whose end |C − C(t0)| first exceeded
+  /// threshold × (sup max(|E|, |T|, |V|) so far), and its time; −1 and NaN while it has not
+  /// (docs/mathematics.md, when the drift appears). A run whose δ_C fails has one.
+  long first_step_above_threshold() const;
+  double time_first_above_threshold() const;
+  /// The end of the audited step over which |C − C(t0)| rose fastest per unit time; NaN while
+  /// it has not risen.
+  double time_of_fastest_growth() const;
   double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
   double initial_control() const;  ///< C(t0) [J]
   DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
   int dofs() const;
 
   /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"
-  /// and a second line with sup |C − C(t0)| and the energy scale.
+  /// and a second line with sup |C − C(t0)| and the energy scale; when δ_C fails, a line with the
+  /// step and time at which |C − C(t0)| first exceeded the threshold and where it grew fastest.
   void print_summary(FILE* out) const;
 
  private:
