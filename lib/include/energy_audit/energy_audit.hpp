@@ -27,6 +27,7 @@
 #include "energy_audit/model_description.hpp"
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/multiplier_system.hpp"
+#include "energy_audit/named_forces.hpp"
 #include "energy_audit/natural_frequencies.hpp"
 #include "energy_audit/no_observer.hpp"
 #include "energy_audit/positive_definite_solve.hpp"
@@ -42,3 +43,4 @@
 #include "energy_audit/stop_request.hpp"
 #include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
+#include "energy_audit/work_ledger.hpp"
