@@ -10,7 +10,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/lagrange_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
-#include <energy_audit/work_ledger.hpp>
+#include <energy_audit/history_work_ledger.hpp>
 
 #include "crane.hpp"
 
@@ -113,6 +113,9 @@ BOOST_AUTO_TEST_CASE(crane_ledger_closes_Z_to_second_order) {
     BOOST_TEST_REQUIRE(ledger.force_names() == std::vector<std::string>{"damper"});
     const double Z = last_Z(result.audit.history());
     const double W_damper = ledger.works()[0];
+    // The audit's own ledger, fed at every step, is the same sum.
+    BOOST_TEST_REQUIRE(result.audit.work_ledger().has_value());
+    BOOST_TEST(result.audit.work_ledger()->works()[0] == W_damper, boost::test_tools::tolerance(1e-12));
     // Scleronomic: no explicit-time work, and Z (integrated by the stepper) is −W_damper.
     BOOST_TEST(ledger.explicit_time_work() == 0.0);
     BOOST_TEST(W_damper < -1.0);
@@ -134,6 +137,8 @@ BOOST_AUTO_TEST_CASE(damper_left_out_of_f_fails_and_its_power_is_the_residual_po
   const ea::History& history = missing.audit.history();
   const ea::WorkLedger ledger = ea::work_ledger(CraneDamperMissing{}, history);
   BOOST_TEST(ledger.works().empty());
+  BOOST_TEST_REQUIRE(missing.audit.work_ledger().has_value());  // it names its forces: none
+  BOOST_TEST(missing.audit.work_ledger()->residual_work() == ledger.residual_work(), boost::test_tools::tolerance(1e-12));
   BOOST_TEST(!ledger.suspect().has_value());  // no named force explains it
   // The reference: the damper's power −k x1_dot², from the trajectory's velocities, averaged
   // over each step as the finite difference of C averages the residual power.
@@ -160,8 +165,11 @@ BOOST_AUTO_TEST_CASE(named_forces_that_do_not_sum_to_f_are_an_error) {
                         [](const ea::InvalidArgument& e) {
                           return std::string(e.what()).find("do not sum to forces()") != std::string::npos;
                         });
-  const auto result = run<CraneMisnamed>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-2);
-  BOOST_CHECK_THROW(ea::work_ledger(model, result.audit.history()), ea::InvalidArgument);
+  // The audit checks the sum at its first two steps: the run stops there.
+  BOOST_CHECK_THROW(run<CraneMisnamed>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-2), ea::InvalidArgument);
+  // So does a ledger made afterwards from the rows of a run without that check.
+  const auto rows = run<Crane>(ea::FixedStepMethod::of<ea::methods::Rk4>(), 1e-2);
+  BOOST_CHECK_THROW(ea::work_ledger(model, rows.audit.history()), ea::InvalidArgument);
 }
 
 BOOST_AUTO_TEST_CASE(suspect_is_named_only_when_the_residual_power_has_its_shape) {

@@ -18,6 +18,7 @@
 #include "energy_audit/extra_outputs.hpp"
 #include "energy_audit/hamilton_system.hpp"
 #include "energy_audit/history.hpp"
+#include "energy_audit/history_work_ledger.hpp"
 #include "energy_audit/integrate_const.hpp"
 #include "energy_audit/lagrange_model.hpp"
 #include "energy_audit/lagrange_system.hpp"

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_model.hpp"
@@ -55,6 +56,32 @@ std::array<double, named_force_count<M>()> named_force_powers(const M& model, co
   }
   return powers;
 }
+
+/// At one state: the power vᵀ f_k of each of the K named forces and ∂T/∂t − ∂V/∂t [W].
+template <std::size_t K>
+struct NamedForcePowers {
+  std::array<double, K> forces{};
+  double explicit_time = 0;
+};
+
+/// The force names of model M, as a ledger holds them (none for a model that names none).
+template <LagrangeModel M>
+std::vector<std::string> force_names_of() {
+  std::vector<std::string> names;
+  if constexpr (NamedForcesModel<M>) {
+    for (const auto name : M::force_names()) names.emplace_back(name);
+  }
+  return names;
+}
+
+/// A first-order system whose model names its forces: the audit's observer feeds its work
+/// ledger at every accepted step (audit.hpp). check_sum asks for check_named_forces_sum at y.
+template <class S>
+concept NamedForcesSystem = requires(const S& system, const ConstVectorRef& y, double t) {
+  { system.force_names() } -> std::same_as<std::vector<std::string>>;
+  { system.named_force_powers(y, t, true).forces.size() } -> std::convertible_to<std::size_t>;
+  { system.named_force_powers(y, t, true).explicit_time } -> std::convertible_to<double>;
+};
 
 /// Throws InvalidArgument, naming the coordinate and the values, when the named forces at
 /// (q, v, t) do not sum to forces(q, v, t) within round-off (64 ulp of the largest term).

@@ -5,6 +5,8 @@
 /// ∫ (∂T/∂t − ∂V/∂t) dt, integrated by the trapezoid rule over the accepted steps it is given
 /// (second order in the step), so that Z = W_explicit − Σ W_k to that order; beside it the
 /// residual power dC/dt between steps, and the named force whose power has its shape, if one has.
+/// The audit keeps one for a system whose model names its forces (named_forces.hpp);
+/// history_work_ledger.hpp makes one from stored rows.
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "energy_audit/energy_flow.hpp"
 #include "energy_audit/error.hpp"
-#include "energy_audit/history.hpp"
-#include "energy_audit/named_forces.hpp"
 
 namespace energy_audit {
 
@@ -42,11 +41,14 @@ struct SuspectForce {
 /// The least correlation at which WorkLedger::suspect names a force.
 inline constexpr double default_suspect_correlation = 0.99;
 
+/// The ledger itself: fed one accepted step at a time (record), it keeps the works, the sums
+/// the suspect needs and, when asked, the residual power at every step (one pair per step).
 class WorkLedger {
  public:
-  explicit WorkLedger(std::vector<std::string> force_names)
-      : names_(std::move(force_names)), works_(names_.size(), 0.0), powers_(names_.size()),
-        previous_powers_(names_.size(), 0.0) {}
+  explicit WorkLedger(std::vector<std::string> force_names, bool keep_residual_power = true)
+      : names_(std::move(force_names)), works_(names_.size(), 0.0), previous_powers_(names_.size(), 0.0),
+        residual_times_force_(names_.size(), 0.0), force_squared_(names_.size(), 0.0),
+        keep_residual_power_(keep_residual_power) {}
 
   /// One accepted step, in order of time: the power vᵀ f_k of each named force, ∂T/∂t − ∂V/∂t,
   /// and the control function C there.
@@ -57,14 +59,16 @@ class WorkLedger {
     }
     if (steps_ > 0) {
       const double h = t - previous_t_;
+      const double residual = h > 0 ? (C - previous_C_) / h : 0.0;
       for (std::size_t k = 0; k < names_.size(); ++k) {
         const double mean = 0.5 * (previous_powers_[k] + force_powers[k]);
         works_[k] += h * mean;
-        powers_[k].push_back(mean);
+        residual_times_force_[k] += h * residual * mean;
+        force_squared_[k] += h * mean * mean;
       }
+      residual_squared_ += h * residual * residual;
       explicit_time_work_ += 0.5 * h * (previous_explicit_power_ + explicit_time_power);
-      if (h > 0) residual_power_.push_back({previous_t_ + 0.5 * h, (C - previous_C_) / h});
-      steps_lengths_.push_back(h);
+      if (keep_residual_power_ && h > 0) residual_power_.push_back({previous_t_ + 0.5 * h, residual});
     } else {
       C0_ = C;
     }
@@ -86,6 +90,7 @@ class WorkLedger {
   }
   /// C(last step) − C(first step) [J]: the work the energies and the ledger leave unexplained.
   double residual_work() const { return steps_ > 0 ? previous_C_ - C0_ : 0.0; }
+  /// dC/dt on every step, when kept (empty otherwise).
   const std::vector<ResidualPower>& residual_power() const { return residual_power_; }
   std::size_t steps() const { return steps_; }
 
@@ -94,18 +99,9 @@ class WorkLedger {
   std::optional<SuspectForce> suspect(double min_correlation = default_suspect_correlation) const {
     std::optional<SuspectForce> best;
     for (std::size_t k = 0; k < names_.size(); ++k) {
-      double rp = 0, rr = 0, pp = 0;
-      std::size_t r_index = 0;
-      for (std::size_t i = 0; i < steps_lengths_.size(); ++i) {
-        const double h = steps_lengths_[i];
-        if (!(h > 0)) continue;
-        const double r = residual_power_[r_index++].power, p = powers_[k][i];
-        rp += h * r * p;
-        rr += h * r * r;
-        pp += h * p * p;
-      }
-      if (!(rr > 0 && pp > 0)) continue;
-      const double correlation = rp / std::sqrt(rr * pp);
+      const double rp = residual_times_force_[k], pp = force_squared_[k];
+      if (!(residual_squared_ > 0 && pp > 0)) continue;
+      const double correlation = rp / std::sqrt(residual_squared_ * pp);
       if (std::abs(correlation) >= min_correlation && (!best || std::abs(correlation) > std::abs(best->correlation))) {
         best = SuspectForce{k, correlation, rp / pp};
       }
@@ -116,54 +112,14 @@ class WorkLedger {
  private:
   std::vector<std::string> names_;
   std::vector<double> works_;
-  std::vector<std::vector<double>> powers_;  ///< per force, its trapezoid-mean power on each interval
   std::vector<double> previous_powers_;
-  std::vector<double> steps_lengths_;
+  std::vector<double> residual_times_force_, force_squared_;  ///< Σ h r p_k and Σ h p_k², per force
+  double residual_squared_ = 0;                               ///< Σ h r²
   std::vector<ResidualPower> residual_power_;
+  bool keep_residual_power_;
   double explicit_time_work_ = 0, previous_explicit_power_ = 0;
   double previous_t_ = 0, previous_C_ = 0, C0_ = 0;
   std::size_t steps_ = 0;
 };
-
-/// The force names of model M, as the ledger holds them (none for a model that names none).
-template <LagrangeModel M>
-std::vector<std::string> ledger_force_names() {
-  std::vector<std::string> names;
-  if constexpr (NamedForcesModel<M>) {
-    for (const auto name : M::force_names()) names.emplace_back(name);
-  }
-  return names;
-}
-
-/// The ledger of a Lagrange run (rows t, q, v, ..., C, as LagrangeSystem's audit stores them),
-/// over the rows held: every accepted step when the audit stored every one (store_every = 1).
-/// Checks at the first two rows that the named forces sum to forces() (check_named_forces_sum):
-/// at rest a velocity-dependent mismatch vanishes, as the equation check's does.
-template <LagrangeModel M>
-WorkLedger work_ledger(const M& model, const History& history) {
-  WorkLedger ledger(ledger_force_names<M>());
-  const HistoryLayout& layout = history.layout();
-  constexpr int n = M::dofs;
-  if (history.rows() == 0) return ledger;
-  if (layout.dofs != static_cast<std::size_t>(n) || layout.second_half != static_cast<std::size_t>(n)) {
-    throw InvalidArgument("the work ledger needs a Lagrange run of the model's " + std::to_string(n) +
-                          " coordinates and velocities");
-  }
-  const std::size_t C_column = layout.energy_offset() + History::energy_column_count - 1;
-  for (std::size_t i = 0; i < history.rows(); ++i) {
-    const std::span<const double> row = history.row(i);
-    const double t = row[0];
-    VectorN<double, n> q, v;
-    for (int j = 0; j < n; ++j) {
-      q[j] = row[1 + j];
-      v[j] = row[1 + n + j];
-    }
-    if (i < 2) check_named_forces_sum(model, q, v, t);
-    const auto powers = named_force_powers(model, q, v, t);
-    const ExplicitTimeDerivatives d = explicit_time_derivatives(model, q, v, t);
-    ledger.record(t, powers, d.T_t - d.V_t, row[C_column]);
-  }
-  return ledger;
-}
 
 }  // namespace energy_audit
