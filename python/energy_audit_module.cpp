@@ -27,11 +27,13 @@
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
 #include "interruptible.hpp"
 #include "model_options.hpp"
 #include "model_registry.hpp"
+#include "record_to_python.hpp"
 #include "study_bindings.hpp"
 
 namespace py = pybind11;
@@ -47,6 +49,7 @@ struct RunResult {
   std::string model, method, verdict, end;
   double delta_C = 0, threshold = 0, step = 0, rtol = 0, t_reached = 0, wall_seconds = 0;
   double equation_residual = 0;  ///< NaN when the equations were not checked
+  py::object work_ledger = py::none();  ///< the run record's work_ledger (study_records.hpp), None without one
   std::size_t steps = 0, rhs_evaluations = 0;
   bool finished = false;
   std::vector<std::string> columns;
@@ -237,6 +240,9 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.equation_residual = outcome.audit && outcome.audit->equation_check().checked_steps() > 0
                             ? outcome.audit->equation_check().relative_residual()
                             : std::nan("");
+  if (outcome.audit && outcome.audit->work_ledger()) {
+    r.work_ledger = python::record_to_python(studies::work_ledger_record(*outcome.audit), {});
+  }
   r.step = outcome.method.adaptive() ? std::nan("") : outcome.step;
   r.rtol = outcome.method.adaptive() ? outcome.cvodes.rtol : std::nan("");
   r.t_reached = outcome.t_reached;
@@ -361,6 +367,9 @@ PYBIND11_MODULE(energy_audit, m) {
       .def_readonly("delta_C", &RunResult::delta_C, "sup |C - C0| / sup max(|E|, |T|, |V|) over every step")
       .def_readonly("threshold", &RunResult::threshold, "the pass threshold of delta_C")
       .def_readonly("equation_residual", &RunResult::equation_residual, "the equations' relative residual; NaN when they were not checked")
+      .def_readonly("work_ledger", &RunResult::work_ledger,
+                    "models that name their forces: each force's work, Z, the residual work and the suspect "
+                    "force (docs/mathematics.md, the work ledger); None otherwise")
       .def_readonly("step", &RunResult::step, "the fixed step; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
       .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed")
