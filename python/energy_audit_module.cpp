@@ -27,11 +27,13 @@
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
 #include "interruptible.hpp"
 #include "model_options.hpp"
 #include "model_registry.hpp"
+#include "record_to_python.hpp"
 #include "study_bindings.hpp"
 
 namespace py = pybind11;
@@ -51,6 +53,7 @@ struct RunResult {
   double dC_first_above_threshold = 0, dC_fastest_growth_at = 0;
   /// {NAME: {relative_residual, first_above_threshold, largest_at}}; empty when not checked.
   py::dict equations;
+  py::object work_ledger = py::none();  ///< the run record's work_ledger (study_records.hpp), None without one
   std::size_t steps = 0, rhs_evaluations = 0;
   bool finished = false;
   std::vector<std::string> columns;
@@ -253,6 +256,9 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
       r.equations[py::str(model.coordinate_names[i])] = equation;
     }
   }
+  if (outcome.audit && outcome.audit->work_ledger()) {
+    r.work_ledger = python::record_to_python(studies::work_ledger_record(*outcome.audit), {});
+  }
   r.step = outcome.method.adaptive() ? std::nan("") : outcome.step;
   r.rtol = outcome.method.adaptive() ? outcome.cvodes.rtol : std::nan("");
   r.t_reached = outcome.t_reached;
@@ -384,6 +390,9 @@ PYBIND11_MODULE(energy_audit, m) {
       .def_readonly("equations", &RunResult::equations,
                     "{coordinate: {relative_residual, first_above_threshold, largest_at}}, the equation of each "
                     "coordinate (NaN where no time); empty when the equations were not checked")
+      .def_readonly("work_ledger", &RunResult::work_ledger,
+                    "models that name their forces: each force's work, Z, the residual work and the suspect "
+                    "force (docs/mathematics.md, the work ledger); None otherwise")
       .def_readonly("step", &RunResult::step, "the fixed step; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
       .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed")

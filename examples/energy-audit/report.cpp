@@ -10,6 +10,7 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
 #include "number_text.hpp"
@@ -118,6 +119,40 @@ Json coordinate_equations_json(const ModelEntry& model, const EquationCheck& che
   return j;
 }
 
+/// The work ledger's lines (docs/command-line.md, the work ledger): each named force's work and
+/// its share of Z, the explicit time dependence's when it did work, and, where δ_C fails, the
+/// residual work C − C0 with the named force whose power has the residual power's shape, or
+/// none. Nothing for a model that names no forces.
+void print_work_ledger(std::ostream& out, const Audit& audit) {
+  const Json ledger = work_ledger_record(audit);
+  if (ledger.is_null()) return;
+  const double Z = ledger["Z"].is_number() ? ledger["Z"].get<double>() : NAN;
+  const auto share = [Z](double contribution) {
+    return Z != 0 && std::isfinite(Z) ? " (share of Z " + printf_text("%+.1f", 100 * contribution / Z) + " %)"
+                                      : std::string();
+  };
+  for (const auto& [name, work] : ledger["forces"].items()) {
+    out << "work       W_" << name << " = " << printf_text("%+.6g", work.get<double>()) << " J"
+        << share(-work.get<double>()) << "\n";
+  }
+  const double explicit_work = ledger["explicit_time_work"].get<double>();
+  if (explicit_work != 0) {
+    out << "work       W_explicit_time = " << printf_text("%+.6g", explicit_work) << " J" << share(explicit_work) << "\n";
+  }
+  if (audit.relative_drift() <= audit.threshold()) return;
+  out << "residual   C - C0 = " << printf_text("%+.6g", ledger["residual_work"].is_number() ? ledger["residual_work"].get<double>() : NAN)
+      << " J not accounted for by T, V and the ledger; ";
+  if (ledger["suspect"].is_null()) {
+    out << "no named force's power correlates with dC/dt at " << printf_text("%g", default_suspect_correlation)
+        << " or more: the residual work is not explained by any named force\n";
+  } else {
+    const Json& suspect = ledger["suspect"];
+    out << "dC/dt has the shape of " << suspect["force"].get<std::string>() << "'s power (correlation "
+        << printf_text("%.4f", suspect["correlation"].get<double>()) << ", dC/dt = "
+        << printf_text("%.4g", suspect["ratio"].get<double>()) << " x its power)\n";
+  }
+}
+
 }  // namespace
 
 void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run) {
@@ -166,6 +201,7 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
         << check.checked_steps() << " checked steps (threshold " << printf_text("%g", check.threshold()) << ")\n";
     print_coordinate_equations(out, model, check);
   }
+  if (run.audit) print_work_ledger(out, *run.audit);
   if (run.extra_outputs && run.extra_outputs->states > 0) {
     const ExtraOutputRecord& extra = *run.extra_outputs;
     for (std::size_t k = 0; k < extra.names.size(); ++k) {
@@ -222,6 +258,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   } else {
     j["equation_check"] = nullptr;
   }
+  if (audit && audit->work_ledger()) j["work_ledger"] = work_ledger_record(*audit);
   j["verdict"] = audit || !run.finished() ? Json(run.verdict()) : Json(nullptr);
   if (run.end == RunEnd::Diverged) j["diverged_at"] = run.t_diverged;
   if (run.end == RunEnd::Error) j["error"] = run.error;

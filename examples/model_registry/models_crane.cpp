@@ -16,6 +16,8 @@ std::vector<ModelEntry> crane_entries() {
       make_entry<Crane, ExampleMethodFamilies>("crane-derived", "trolley crane, accelerations derived from T, V, f",
                                                AccelerationSource::Derived),
       make_entry<CraneWrong, ExampleMethodFamilies>("crane-wrong", "trolley crane with one sign flipped in eq. 19"),
+      make_entry<CraneDamperMissing, ExampleMethodFamilies>(
+          "crane-damper-missing", "trolley crane whose damper eq. 19 keeps but its forces f leave out"),
       make_entry<CraneDae, ExampleMethodFamilies>("crane-dae", "trolley crane in absolute coordinates, 2 constraints, multipliers F_Ax, F_Ay"),
   };
 }

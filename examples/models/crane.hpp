@@ -86,6 +86,13 @@ struct Crane : CraneParameters {
     return {-k * v[0], S(0.0)};
   }
 
+  /// f by name, for the work ledger: the damper is the only force.
+  static constexpr std::array<std::string_view, 1> force_names() { return {"damper"}; }
+  std::array<Coordinates<double>, 1> named_forces(const Coordinates<double>& q, const Coordinates<double>& v,
+                                                  double t) const {
+    return {forces(q, v, t)};
+  }
+
   /// Seed 002 eq. 19, derived by hand.
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double /*t*/) const {
@@ -116,6 +123,22 @@ struct CraneWrong : Crane {
   Coordinates<double> accelerations(const Coordinates<double>& q, const Coordinates<double>& v,
                                     double /*t*/) const {
     return accelerations_with_coupling_sign(q, v, +1.0);
+  }
+};
+
+/// Crane whose damper is left out of f: its hand-derived accelerations (eq. 19) keep the damper,
+/// its forces() and named forces leave it out, so Z misses the damper's work and C falls at the
+/// damper's power −k x1_dot² (docs/models.md, crane-damper-missing). Energies, parameters and
+/// initial state stay those of Crane.
+struct CraneDamperMissing : Crane {
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>& /*q*/, const Coordinates<S>& /*v*/, const S& /*t*/) const {
+    return {S(0.0), S(0.0)};
+  }
+  static constexpr std::array<std::string_view, 0> force_names() { return {}; }
+  std::array<Coordinates<double>, 0> named_forces(const Coordinates<double>&, const Coordinates<double>&,
+                                                  double) const {
+    return {};
   }
 };
 

@@ -192,4 +192,25 @@ Json stability_record(const std::string& model, const StabilityMap& map) {
   return j;
 }
 
+Json work_ledger_record(const Audit& audit) {
+  const std::optional<WorkLedger>& ledger = audit.work_ledger();
+  if (!ledger || audit.last_row().empty()) return nullptr;
+  Json forces = Json::object();
+  for (std::size_t k = 0; k < ledger->force_names().size(); ++k) forces[ledger->force_names()[k]] = ledger->works()[k];
+  const HistoryLayout& layout = audit.layout();
+  Json j;
+  j["forces"] = forces;
+  j["explicit_time_work"] = ledger->explicit_time_work();
+  j["Z"] = finite_or_null(audit.last_row()[layout.multiplier_offset() - 2]);
+  j["ledger_Z"] = finite_or_null(ledger->ledger_Z());
+  j["residual_work"] = finite_or_null(ledger->residual_work());
+  const std::optional<SuspectForce> suspect = ledger->suspect();
+  j["suspect"] = suspect ? Json{{"force", ledger->force_names()[suspect->force]},
+                                {"correlation", suspect->correlation},
+                                {"ratio", suspect->ratio}}
+                         : Json(nullptr);
+  j["suspect_min_correlation"] = default_suspect_correlation;
+  return j;
+}
+
 }  // namespace energy_audit::studies

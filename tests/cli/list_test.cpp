@@ -10,7 +10,7 @@ BOOST_AUTO_TEST_SUITE(list)
 BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   const Result r = energy_audit("list");
   BOOST_TEST(r.status == 0);
-  for (const char* name : {"crane ", "crane-derived", "crane-wrong", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
+  for (const char* name : {"crane ", "crane-derived", "crane-wrong", "crane-damper-missing", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
                            "verlet", "cvode-bdf", "cvode-adams", "idas", "crane-dae", "crane3d ", "crane3d-drop",
                            "crane3d-wrong ", "crane3d-wrong-drop", "mechanism ", "mechanism-wrong ",
                            "mechanism-wrong2 "}) {

@@ -131,6 +131,34 @@ BOOST_AUTO_TEST_CASE(a_failing_run_names_when_and_which_equation) {
   BOOST_TEST(right.out.find("equation of") == std::string::npos, right.out);
 }
 
+// The work ledger: crane names its damper, whose work is −Z; crane-damper-missing, whose f leaves
+// the damper out, fails, and its residual work C − C0 is explained by no named force.
+BOOST_AUTO_TEST_CASE(the_work_ledger_is_reported_for_models_that_name_their_forces) {
+  const fs::path crane = scratch_dir() / "ledger-crane.json", missing = scratch_dir() / "ledger-missing.json";
+  const Result r = energy_audit("run crane --json " + crane.string());
+  BOOST_TEST_REQUIRE(r.status == 0);
+  BOOST_TEST(r.out.find("work       W_damper = -") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("residual   C - C0") == std::string::npos, r.out);  // the balance holds
+  const auto j = nlohmann::json::parse(read_file(crane));
+  const double W = j["work_ledger"]["forces"]["damper"].get<double>(), Z = j["final"]["Z"].get<double>();
+  BOOST_TEST(std::abs(W + Z) <= 1e-5 * Z);
+  BOOST_TEST(j["work_ledger"]["suspect"].is_null());
+
+  const Result m = energy_audit("run crane-damper-missing --json " + missing.string());
+  BOOST_TEST_REQUIRE(m.status == 0);
+  BOOST_TEST(m.out.find("verdict    fail") != std::string::npos, m.out);
+  BOOST_TEST(m.out.find("work       W_") == std::string::npos, m.out);  // it names no force
+  BOOST_TEST(m.out.find("residual   C - C0 = -") != std::string::npos, m.out);
+  BOOST_TEST(m.out.find("not explained by any named force") != std::string::npos, m.out);
+  const auto k = nlohmann::json::parse(read_file(missing));
+  BOOST_TEST(k["work_ledger"]["forces"].empty());
+  BOOST_TEST(k["work_ledger"]["residual_work"].get<double>() < -1.0);
+
+  const fs::path plain = scratch_dir() / "ledger-none.json";  // no named forces: no key
+  BOOST_TEST_REQUIRE(energy_audit("run crane --form hamilton --json " + plain.string()).status == 0);
+  BOOST_TEST(!nlohmann::json::parse(read_file(plain)).contains("work_ledger"));
+}
+
 // Each model runs in the forms it admits; a form or a method that does not fit is a usage error
 // naming both; the files name momenta p_NAME and Maggi's independent velocities u_NAME.
 BOOST_AUTO_TEST_CASE(models_run_in_every_form_they_admit) {

@@ -102,6 +102,18 @@ class RunTest(unittest.TestCase):
                     self.assertTrue(math.isnan(result.equation_residual))
                     self.assertEqual(result.equations, {})
 
+    def test_work_ledger_names_the_damper_and_explains_none_of_a_missing_one(self):
+        crane = ea.run("crane")
+        W = crane.work_ledger["forces"]["damper"]
+        self.assertLess(abs(W + crane.history["Z"][-1]), 1e-5 * crane.history["Z"][-1])
+        self.assertIsNone(crane.work_ledger["suspect"])
+        self.assertEqual(W, cli_record("crane")["work_ledger"]["forces"]["damper"])  # to the last bit
+        missing = ea.run("crane-damper-missing")
+        self.assertEqual(missing.verdict, "fail")
+        self.assertEqual(len(missing.work_ledger["forces"]), 0)
+        self.assertLess(missing.work_ledger["residual_work"], -1.0)
+        self.assertIsNone(ea.run("crane", form="hamilton").work_ledger)
+
     def test_history_columns_are_views_of_one_array(self):
         result = ea.run("crane", method="rk4", step=1e-2)
         self.assertEqual(result.columns[:5], ["t", "x1", "phi", "x1_dot", "phi_dot"])

@@ -10,15 +10,18 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/equation_check.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/history.hpp"
+#include "energy_audit/named_forces.hpp"
 #include "energy_audit/run_end.hpp"
 #include "energy_audit/run_progress.hpp"
 #include "energy_audit/system_concepts.hpp"
+#include "energy_audit/work_ledger.hpp"
 
 namespace energy_audit {
 
@@ -120,6 +123,18 @@ class Audit {
   /// The equation check so far; checked_steps() is 0 when the system's equations were not checked.
   const EquationCheck& equation_check() const { return equation_check_; }
 
+  /// Systems whose model names its forces: the work ledger (work_ledger.hpp) of every step
+  /// recorded, which the observer opens and feeds; absent otherwise.
+  const std::optional<WorkLedger>& work_ledger() const { return work_ledger_; }
+  void open_work_ledger(std::vector<std::string> force_names) {
+    work_ledger_.emplace(std::move(force_names), /*keep_residual_power=*/false);
+  }
+  /// The named forces' powers and ∂T/∂t − ∂V/∂t at the step just recorded (the ledger open).
+  void record_work(std::span<const double> force_powers, double explicit_time_power);
+  /// Whether the observer checks that the named forces sum to f at the step just recorded: at
+  /// the first two (at rest a velocity-dependent mismatch vanishes).
+  bool named_forces_check_due() const { return !work_ledger_ || work_ledger_->steps() < 2; }
+
   std::size_t accepted_steps() const { return accepted_steps_; }  ///< samples seen
   const History& history() const { return history_; }
   /// The row of the last sample seen, stored or not; empty before the first.
@@ -145,6 +160,7 @@ class Audit {
   std::vector<int> initial_multiplier_signs_;
   std::vector<double> multiplier_sign_changes_;
   EquationCheck equation_check_;
+  std::optional<WorkLedger> work_ledger_;
   std::size_t steps_to_next_equation_check_ = 0;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
@@ -218,6 +234,11 @@ inline bool Audit::equation_check_due() {
   return true;
 }
 
+inline void Audit::record_work(std::span<const double> force_powers, double explicit_time_power) {
+  const std::span<const double> row = last_row();
+  work_ledger_->record(row[0], force_powers, explicit_time_power, row[layout_.multiplier_offset() - 1]);  // C
+}
+
 inline bool Audit::should_store(double t) {
   if (!options_.output_times.empty()) return reached_output_time(t);
   if (options_.store_every == 0) return false;
@@ -253,6 +274,7 @@ class AuditObserver {
   bool left_finite_range() const { return audit_.energy_left_finite_range(); }
   void operator()(const ConstVectorRef& y, double t) const {
     audit_.record(system_.sample(y, t));
+    record_work(y, t);
     if constexpr (EquationCheckedSystem<System>) {
       if (system_.checks_equations() && audit_.equation_check_due()) {
         audit_.record_equation_residual(system_.equation_residual(y, t));
@@ -269,6 +291,7 @@ class AuditObserver {
       audit_.record(system_.sample(y, t));  // y was accepted: the audit sees it even if its rates fail
       throw;
     }
+    record_work(y, t);
     if constexpr (EquationCheckedSystem<System>) {  // the accelerations at y are in dydt already
       if (system_.checks_equations() && audit_.equation_check_due()) {
         audit_.record_equation_residual(system_.equation_residual_from_rates(y, dydt, t));
@@ -277,6 +300,15 @@ class AuditObserver {
   }
 
  private:
+  /// A NamedForcesSystem's forces' powers at the step just recorded, into the work ledger.
+  void record_work(const ConstVectorRef& y, double t) const {
+    if constexpr (NamedForcesSystem<System>) {
+      const auto powers = system_.named_force_powers(y, t, audit_.named_forces_check_due());
+      if (!audit_.work_ledger()) audit_.open_work_ledger(system_.force_names());
+      audit_.record_work(powers.forces, powers.explicit_time);
+    }
+  }
+
   const System& system_;
   Audit& audit_;
 };

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "energy_audit/sundials/drop_in_energy_functions.h"
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
@@ -31,6 +33,7 @@ struct CAuditHandle {
   EaConstraintPowerFn constraint_power = nullptr;
   EaShareSumFn share_sum = nullptr;
   void* share_context = nullptr;
+  std::vector<std::pair<std::string, EaKineticEnergyFn>> named_powers;
   void* user_data = nullptr;
   std::optional<AuditType> audit;  // absent when created with bad arguments
   bool called = false;             // the solve function was called: the energies are fixed
@@ -65,6 +68,11 @@ struct CAuditHandle {
                                                                     const double* multipliers, double t) {
         return f(q, v, multipliers, t, data);
       };
+    }
+    for (const auto& [name, f] : named_powers) {
+      e.named_powers.push_back({name, [f = f, data = user_data](const double* q, const double* v, double t) {
+                                  return f(q, v, t, data);
+                                }});
     }
     if (share_sum != nullptr) {
       e.sum_shares = [f = share_sum, context = share_context](double* values, int count) {
@@ -147,6 +155,31 @@ int set_functions(Handle* handle, const char* function, Assign&& assign) {
     assign(*handle);
     return handle->build();
   });
+}
+
+/// Adds a named power term (DropInEnergies::named_powers) before the first solve call.
+template <class Handle>
+int add_named_power(Handle* handle, const char* name, EaKineticEnergyFn power) {
+  if (handle != nullptr && (name == nullptr || power == nullptr)) {
+    handle->last_error = std::string(handle->prefix) + "_add_named_power: the " +
+                         (name == nullptr ? "name" : "power function") + " is NULL";
+    return EA_AUDIT_INVALID_ARGUMENT;
+  }
+  return set_functions(handle, "add_named_power", [&](Handle& h) { h.named_powers.emplace_back(name, power); });
+}
+
+template <class Handle>
+int named_power_count(const Handle* handle) {
+  return handle != nullptr ? static_cast<int>(handle->named_powers.size()) : 0;
+}
+
+template <class Handle>
+int named_work(const Handle* handle, int k, double* work) {
+  if (handle == nullptr || !handle->audit || work == nullptr || k < 0) return EA_AUDIT_INVALID_ARGUMENT;
+  const std::vector<double> works = handle->audit->named_works();
+  if (static_cast<std::size_t>(k) >= works.size()) return EA_AUDIT_INVALID_ARGUMENT;
+  *work = works[static_cast<std::size_t>(k)];
+  return EA_AUDIT_SUCCESS;
 }
 
 template <class Handle>

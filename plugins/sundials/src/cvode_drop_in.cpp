@@ -107,6 +107,7 @@ double CvodeAudit::time_of_fastest_growth() const { return state().audit.time_of
 double CvodeAudit::energy_scale() const { return state().audit.energy_scale(); }
 double CvodeAudit::initial_control() const { return state().audit.initial_control(); }
 DropInStep CvodeAudit::last_step() const { return state().last; }
+std::vector<double> CvodeAudit::named_works() const { return state().works; }
 int CvodeAudit::dofs() const { return state().dofs; }
 
 void CvodeAudit::print_summary(FILE* out) const { state().print_summary(out); }

@@ -24,6 +24,12 @@ int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaKineticEnergyFn kinet
   });
 }
 
+int ea_cvode_audit_add_named_power(EaCvodeAudit* audit, const char* name, EaKineticEnergyFn power) {
+  return detail::add_named_power(audit, name, power);
+}
+int ea_cvode_audit_named_power_count(const EaCvodeAudit* audit) { return detail::named_power_count(audit); }
+int ea_cvode_audit_named_work(const EaCvodeAudit* audit, int k, double* work) { return detail::named_work(audit, k, work); }
+
 int ea_cvode_audit_set_share_sum(EaCvodeAudit* audit, EaShareSumFn sum, void* context) {
   return detail::set_functions(audit, "set_share_sum", [&](EaCvodeAudit& handle) {
     handle.share_sum = sum;

@@ -73,6 +73,14 @@ class DropInAuditState {
         energies(std::move(e)),
         audit(AuditOptions{
             .threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}) {
+    for (const DropInNamedPower& term : energies.named_powers) {
+      if (term.name.empty() || !term.power) {
+        throw InvalidArgument(std::string(Calls::audit_name) + ": a named power term needs a name and a function" +
+                              (term.name.empty() ? "" : " ('" + term.name + "' has none)"));
+      }
+    }
+    works.assign(energies.named_powers.size(), 0.0);
+    works_returned = step_works = works;
     if (energies.sum_shares && energies.equation_residual) {
       throw InvalidArgument(std::string(Calls::audit_name) +
                             ": the equation check (equation_residual) needs the whole state in one process; "
@@ -89,6 +97,8 @@ class DropInAuditState {
   double t_audited = 0;     // t_n of the last audited step (or the start)
   long first_step_above_threshold = -1;  // the audited step (0: the start) where |C − C0| first exceeded it
   DropInStep last;
+  /// W_k of each named power term (DropInEnergies::named_powers), in their order [J].
+  std::vector<double> works;
 
   /// The program's solve call, audited; the arguments were checked by the caller.
   int solve(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask) {
@@ -167,6 +177,11 @@ class DropInAuditState {
                    audit.equation_check().relative_residual(), audit.equation_check().threshold(),
                    static_cast<long>(audit.equation_check().checked_steps()));
     }
+    for (std::size_t k = 0; k < works.size(); ++k) {
+      std::fprintf(out, "energy audit: work W_%s = %+.6g J", energies.named_powers[k].name.c_str(), works[k]);
+      if (Z != 0 && std::isfinite(Z)) std::fprintf(out, " (share of Z %+.1f %%)", -100 * works[k] / Z);
+      std::fprintf(out, "\n");
+    }
     if (const std::string missing = diagnosis(); !missing.empty()) {
       std::fprintf(out, "energy audit: %s\n", missing.c_str());
     }
@@ -197,6 +212,9 @@ class DropInAuditState {
   bool returned_known = false;
   double t_returned = 0, Z_returned = 0;
   std::vector<double> minus_v, zero_v;
+  std::vector<double> works_returned;  // the works at t_returned, as Z_returned
+  std::vector<double> step_works;      // the works over the interval of the last flow_integral
+  std::vector<double> node_values;     // Ż, then each named power, at the Gauss nodes
 
   // T (V) seen to change with t at fixed q and v although no ∂T/∂t (∂V/∂t) was given, and the
   // rate seen then: Z misses that power, so δ_C cannot be judged.
@@ -319,19 +337,34 @@ class DropInAuditState {
     }
   }
 
-  /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on the solver's interpolant.
+  /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on the solver's interpolant;
+  /// each named power's integral over the same nodes goes to step_works.
   double flow_integral(void* memory, double a, double b, N_Vector scratch) {
     const double t_mid = 0.5 * (a + b), half = 0.5 * (b - a);
     const double* data = N_VGetArrayPointer(scratch);
-    std::array<double, gauss_nodes.size()> rates{};  // this rank's shares, summed in one call
-    for (std::size_t i = 0; i < gauss_nodes.size(); ++i) {
+    constexpr std::size_t nodes = gauss_nodes.size();
+    const std::size_t terms = energies.named_powers.size();
+    node_values.assign(nodes * (1 + terms), 0.0);  // this rank's shares, summed in one call
+    for (std::size_t i = 0; i < nodes; ++i) {
       const double t = t_mid + half * gauss_nodes[i];
       interpolate(memory, t, scratch);
-      rates[i] = energy_flow_rate(data, t);
+      node_values[i] = energy_flow_rate(data, t);
+      for (std::size_t k = 0; k < terms; ++k) {
+        node_values[nodes * (1 + k) + i] = energies.named_powers[k].power(data, data + dofs, t);
+      }
     }
-    sum_shares(rates.data(), static_cast<int>(rates.size()));
+    sum_shares(node_values.data(), static_cast<int>(node_values.size()));
     double sum = 0;
-    for (std::size_t i = 0; i < gauss_nodes.size(); ++i) sum += gauss_weights[i] * rates[i];
+    for (std::size_t i = 0; i < nodes; ++i) {
+      double named = 0;
+      for (std::size_t k = 0; k < terms; ++k) named += node_values[nodes * (1 + k) + i];
+      sum += gauss_weights[i] * (node_values[i] - named);
+    }
+    for (std::size_t k = 0; k < terms; ++k) {
+      double work = 0;
+      for (std::size_t i = 0; i < nodes; ++i) work += gauss_weights[i] * node_values[nodes * (1 + k) + i];
+      step_works[k] = half * work;
+    }
     return half * sum;
   }
 
@@ -346,6 +379,7 @@ class DropInAuditState {
       started = true;
     }
     Z += flow_integral(memory, t_end - h, t_end, scratch);
+    for (std::size_t k = 0; k < works.size(); ++k) works[k] += step_works[k];
     interpolate(memory, t_end, scratch);
     record(t_end, scratch);
     if (derivative != nullptr) check_equations(memory, t_end, scratch, derivative);
@@ -361,8 +395,10 @@ class DropInAuditState {
     const double h = Calls::last_step(memory);
     if (t == t_audited) {
       Z_returned = Z;
+      works_returned = works;
     } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
       Z_returned = Z - flow_integral(memory, t, t_audited, scratch);
+      for (std::size_t k = 0; k < works.size(); ++k) works_returned[k] = works[k] - step_works[k];
     } else {
       return;
     }
@@ -377,7 +413,10 @@ class DropInAuditState {
     if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
       start_pending = true;
       t_start = Calls::current_time(memory);
-      if (started && returned_known && t_start == t_returned) Z = Z_returned;  // restarted where it returned
+      if (started && returned_known && t_start == t_returned) {  // restarted where it returned
+        Z = Z_returned;
+        works = works_returned;
+      }
       returned_known = false;
       steps_seen = 0;
       root_pending = false;

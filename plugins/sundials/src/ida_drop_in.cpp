@@ -107,6 +107,7 @@ double IdaAudit::time_of_fastest_growth() const { return state().audit.time_of_f
 double IdaAudit::energy_scale() const { return state().audit.energy_scale(); }
 double IdaAudit::initial_control() const { return state().audit.initial_control(); }
 DropInStep IdaAudit::last_step() const { return state().last; }
+std::vector<double> IdaAudit::named_works() const { return state().works; }
 int IdaAudit::dofs() const { return state().dofs; }
 void IdaAudit::print_summary(FILE* out) const { state().print_summary(out); }
 

@@ -29,6 +29,12 @@ int ea_ida_audit_set_constraint_power(EaIdaAudit* audit, EaConstraintPowerFn pow
                                [&](EaIdaAudit& handle) { handle.constraint_power = power; });
 }
 
+int ea_ida_audit_add_named_power(EaIdaAudit* audit, const char* name, EaKineticEnergyFn power) {
+  return detail::add_named_power(audit, name, power);
+}
+int ea_ida_audit_named_power_count(const EaIdaAudit* audit) { return detail::named_power_count(audit); }
+int ea_ida_audit_named_work(const EaIdaAudit* audit, int k, double* work) { return detail::named_work(audit, k, work); }
+
 int ea_ida_audit_set_share_sum(EaIdaAudit* audit, EaShareSumFn sum, void* context) {
   return detail::set_functions(audit, "set_share_sum", [&](EaIdaAudit& handle) {
     handle.share_sum = sum;

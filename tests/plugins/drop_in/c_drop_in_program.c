@@ -62,6 +62,12 @@ EaCvodeAudit *oscillator_audit(OscillatorData *data, int dofs) {
   return ea_cvode_audit_create(dofs, kinetic, potential, power, data, 1.0e-3);
 }
 
+EaCvodeAudit *oscillator_ledger_audit(OscillatorData *data) {
+  EaCvodeAudit *audit = ea_cvode_audit_create(1, kinetic, potential, NULL, data, 1.0e-3);
+  if (audit != NULL) ea_cvode_audit_add_named_power(audit, "damper", power);
+  return audit;
+}
+
 int run_oscillator(OscillatorData* data, EaCvodeAudit* audit, int length, int outputs, int plain_step_before,
                    double* states) {
   SUNContext context = NULL;

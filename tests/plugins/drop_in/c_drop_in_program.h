@@ -18,6 +18,9 @@ typedef struct {
 /* The audit of the oscillator: T, V and P reading `data`; dofs as given. */
 EaCvodeAudit *oscillator_audit(OscillatorData *data, int dofs);
 
+/* The same audit with no power at creation and the damper's power as the named term "damper". */
+EaCvodeAudit *oscillator_ledger_audit(OscillatorData *data);
+
 /* Integrates with CVODE BDF to `outputs` output times 0.5 s apart, storing q and v at each in
  * states[2 i], states[2 i + 1]; through `audit` when it is not NULL, else with plain CVode. The
  * state has `length` entries (2 for the oscillator; more are zero and stay so). Before output

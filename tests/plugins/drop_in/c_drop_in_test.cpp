@@ -61,6 +61,30 @@ BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   BOOST_TEST(last.control == 9.0, boost::test_tools::tolerance(1e-7));
 }
 
+// The work ledger through the C interface: the damper as a named term gives Z of the damper
+// given as the power at creation, and its work is −Z.
+BOOST_AUTO_TEST_CASE(a_named_power_term_is_the_ledger_of_z) {
+  OscillatorData whole_data{2.0, 0.4, 18.0, 0}, named_data{2.0, 0.4, 18.0, 0};
+  std::vector<double> states(2 * outputs);
+  const Audit whole{oscillator_audit(&whole_data, 1)}, named{oscillator_ledger_audit(&named_data)};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_named_power_count(named.handle) == 1);
+  BOOST_TEST(ea_cvode_audit_named_power_count(whole.handle) == 0);
+  BOOST_TEST_REQUIRE(run_oscillator(&whole_data, whole.handle, 2, outputs, -1, states.data()) == 0);
+  BOOST_TEST_REQUIRE(run_oscillator(&named_data, named.handle, 2, outputs, -1, states.data()) == 0,
+                     ea_cvode_audit_last_error(named.handle));
+  EaCvodeAuditEnergies whole_last{}, named_last{};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(whole.handle, &whole_last) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(named.handle, &named_last) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST(named_last.energy_flow == whole_last.energy_flow, boost::test_tools::tolerance(1e-14));
+  double work = 0;
+  BOOST_TEST_REQUIRE(ea_cvode_audit_named_work(named.handle, 0, &work) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST(work == -named_last.energy_flow, boost::test_tools::tolerance(1e-14));
+  BOOST_TEST(work < -1.0);
+  BOOST_TEST(ea_cvode_audit_named_work(named.handle, 1, &work) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(ea_cvode_audit_add_named_power(named.handle, "late", nullptr) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(ea_cvode_audit_passed(named.handle) == 1);
+}
+
 BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   OscillatorData data{2.0, 0.4, 18.0, 0};
   std::vector<double> states(2 * outputs);

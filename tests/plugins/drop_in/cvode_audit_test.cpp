@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cvode_program.hpp"
 #include "gyroscopic_oscillator.hpp"
@@ -141,6 +142,37 @@ BOOST_AUTO_TEST_CASE(energies_from_a_scleronomic_model_match_hand_written_ones) 
   BOOST_TEST(from_model.kinetic_energy(q, v, 0.2) == by_hand.kinetic_energy(q, v, 0.2));
   BOOST_TEST(from_model.potential_energy(q, 0.2) == by_hand.potential_energy(q, 0.2));
   BOOST_TEST(from_model.nonpotential_power(q, v, 0.2) == by_hand.nonpotential_power(q, v, 0.2));
+}
+
+// The work ledger: the damper's power split into two named terms (40 % and 60 %) beside no
+// nonpotential_power. Z is the same as with the whole power given at once, the two works sum
+// to −Z, and each is its share of the energy the closed-form motion lost.
+BOOST_AUTO_TEST_CASE(named_power_terms_sum_to_the_energy_flow) {
+  sun::DropInEnergies whole = oscillator_energies();
+  sun::DropInEnergies named = oscillator_energies();
+  named.nonpotential_power = nullptr;
+  named.named_powers = {{"damper_a", [](const double*, const double* v, double) { return -0.4 * damping * v[0] * v[0]; }},
+                        {"damper_b", [](const double*, const double* v, double) { return -0.6 * damping * v[0] * v[0]; }}};
+  sun::CvodeAudit whole_audit(1, whole), named_audit(1, named);
+  Solver whole_solver(oscillator_problem(), {q0, 0.0}, 1e-10, 1e-12), named_solver(oscillator_problem(), {q0, 0.0}, 1e-10, 1e-12);
+  output_loop(whole_solver, output_times(0.5, 10), audited(whole_audit));
+  output_loop(named_solver, output_times(0.5, 10), audited(named_audit));
+  const double Z = named_audit.last_step().energy_flow;
+  BOOST_TEST(Z == whole_audit.last_step().energy_flow, boost::test_tools::tolerance(1e-14));
+  const std::vector<double> works = named_audit.named_works();
+  BOOST_TEST_REQUIRE(works.size() == 2u);
+  BOOST_TEST(works[0] + works[1] == -Z, boost::test_tools::tolerance(1e-14));
+  const ExactState end = oscillator_exact(named_audit.last_step().t);
+  const double lost = 0.5 * stiffness * q0 * q0 - (0.5 * mass * end.v * end.v + 0.5 * stiffness * end.q * end.q);
+  BOOST_TEST(works[0] == -0.4 * lost, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(works[1] == -0.6 * lost, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(named_audit.passed());
+  const std::string summary = summary_of(named_audit);
+  BOOST_TEST(summary.find("energy audit: work W_damper_a = -") != std::string::npos, summary);
+  BOOST_TEST(summary.find("(share of Z +40.0 %)") != std::string::npos, summary);
+  BOOST_TEST(summary_of(whole_audit).find("work W_") == std::string::npos);
+  named.named_powers.push_back({"", nullptr});
+  BOOST_CHECK_THROW(sun::CvodeAudit(1, named), energy_audit::InvalidArgument);
 }
 
 BOOST_AUTO_TEST_CASE(an_exception_from_an_energy_function_propagates) {

@@ -46,4 +46,10 @@ nlohmann::ordered_json advice_record(const std::string& model, const AdviceSetti
 /// A stability map: what ran it, the summaries of each method and step, and the runs of the map.
 nlohmann::ordered_json stability_record(const std::string& model, const StabilityMap& map);
 
+/// The work ledger of an audited run (work_ledger.hpp; docs/mathematics.md, the work ledger):
+/// {"forces": {NAME: W [J]}, "explicit_time_work", "Z" (the integrator's, at the last step),
+/// "ledger_Z" (W_explicit − Σ W), "residual_work" (C − C0), "suspect": {"force", "correlation",
+/// "ratio"} or null, "suspect_min_correlation"}; null when the model names no forces.
+nlohmann::ordered_json work_ledger_record(const Audit& audit);
+
 }  // namespace energy_audit::studies

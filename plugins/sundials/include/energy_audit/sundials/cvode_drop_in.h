@@ -60,6 +60,15 @@ int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaKineticEnergyFn kinet
  * ranks: ea_cvode_audit_set_share_sum(audit, ea_sum_over_ranks, &comm) with drop_in_mpi.h. */
 int ea_cvode_audit_set_share_sum(EaCvodeAudit *audit, EaShareSumFn sum, void *context);
 
+/* A named power term v^T f_k [W] of the work ledger, before the first ea_cvode_audit call: the
+ * power given at creation and the named terms together are the non-potential forces' power, Z
+ * subtracts each, and the audit integrates each term's work W_k = int v^T f_k dt by the same
+ * Gauss-Legendre rule as Z. `name` is copied; the summary prints "work W_NAME = ...". */
+int ea_cvode_audit_add_named_power(EaCvodeAudit *audit, const char *name, EaKineticEnergyFn power);
+/* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
+int ea_cvode_audit_named_power_count(const EaCvodeAudit *audit);
+int ea_cvode_audit_named_work(const EaCvodeAudit *audit, int k, double *work);
+
 /* In place of CVode(cvode_mem, tout, yout, tret, itask): the same arguments, the same return
  * value and the same solution; every accepted step is audited. Returns EA_CVODE_AUDIT_FAILED
  * when a step could not be audited (the state of yout is then CVODE's), and

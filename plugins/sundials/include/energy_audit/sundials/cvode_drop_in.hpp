@@ -32,6 +32,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
 #include "energy_audit/sundials/drop_in_step.hpp"
@@ -121,6 +122,9 @@ class CvodeAudit {
   double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
   double initial_control() const;  ///< C(t0) [J]
   DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
+  /// W_k of each named power term (DropInEnergies::named_powers), in their order [J]: with
+  /// nonpotential_power's work W_0, Z = ∫ (∂T/∂t − ∂V/∂t) dt − W_0 − Σ W_k.
+  std::vector<double> named_works() const;
   int dofs() const;
 
   /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"

@@ -5,8 +5,16 @@
 /// no name that SUNDIALS' examples commonly #define.
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace energy_audit::sun {
+
+/// A named power term vᵀf_k(q, v, t) [W] of the work ledger (docs/drop-in.md, the work ledger).
+struct DropInNamedPower {
+  std::string name;
+  std::function<double(const double* q, const double* v, double t)> power;
+};
 
 /// The energies of the program's model, as plain functions over arrays of its n coordinates q
 /// and n velocities v (y = [q, v, ...]: q = y[0..n), v = y[n..2n)). Only T and V are required;
@@ -37,6 +45,10 @@ struct DropInEnergies {
   /// model's C. Every rank must give the same optional functions. Empty: one process holds the
   /// whole state. Not with equation_residual, whose norms do not add.
   std::function<void(double* values, int count)> sum_shares = {};
+  /// Named power terms of the non-potential forces beside nonpotential_power: Ż subtracts each,
+  /// so the forces' total power is nonpotential_power plus their sum, and the audit integrates
+  /// each one's work W_k = ∫ vᵀf_k dt by the same Gauss–Legendre rule as Z. Empty: none.
+  std::vector<DropInNamedPower> named_powers = {};
 };
 
 /// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a

@@ -65,6 +65,15 @@ int ea_ida_audit_set_share_sum(EaIdaAudit *audit, EaShareSumFn sum, void *contex
  * state's entries after [q, v] (NULL: none), before the first ea_ida_audit call. */
 int ea_ida_audit_set_constraint_power(EaIdaAudit *audit, EaConstraintPowerFn power);
 
+/* A named power term v^T f_k [W] of the work ledger, before the first ea_ida_audit call: the
+ * power given at creation and the named terms together are the non-potential forces' power, Z
+ * subtracts each, and the audit integrates each term's work W_k = int v^T f_k dt by the same
+ * Gauss-Legendre rule as Z. `name` is copied; the summary prints "work W_NAME = ...". */
+int ea_ida_audit_add_named_power(EaIdaAudit *audit, const char *name, EaKineticEnergyFn power);
+/* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
+int ea_ida_audit_named_power_count(const EaIdaAudit *audit);
+int ea_ida_audit_named_work(const EaIdaAudit *audit, int k, double *work);
+
 /* In place of IDASolve(ida_mem, tout, tret, yret, ypret, itask): the same arguments, the same
  * return value and the same solution; every accepted step is audited. Returns
  * EA_IDA_AUDIT_FAILED when a step could not be audited (yret and ypret are then IDA's), and
