@@ -9,9 +9,9 @@
 /// whose K generalized-force vectors sum to forces(q, v, t). The audit's work ledger integrates
 /// the work W_k = ∫ vᵀ f_k dt of each.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <limits>
@@ -25,6 +25,7 @@
 
 namespace energy_audit {
 
+/// A model whose force_names() and named_forces(q, v, t) are as above: K names, K vectors.
 template <class M>
 concept NamedForcesModel =
     LagrangeModel<M> &&
