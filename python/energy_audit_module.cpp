@@ -80,6 +80,7 @@ struct RunArguments {
   std::optional<std::size_t> every;
   bool history = true;
   bool progress = false;
+  studies::DiagnosisColumns diagnosis;  ///< equation_columns, ledger_columns
 };
 
 /// Histories above this many bytes are announced by a warning before the run starts.
@@ -106,6 +107,11 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   if (arguments.every) {
     if (*arguments.every == 0) throw studies::SettingsError("every: must be >= 1");
     if (!arguments.history) throw studies::SettingsError("every: thins the history, which history=False does not keep");
+  }
+  if (!arguments.history) {
+    const std::string not_kept = ": adds columns to the history, which history=False does not keep";
+    if (arguments.diagnosis.equation_residuals) throw studies::SettingsError("equation_columns" + not_kept);
+    if (arguments.diagnosis.work_ledger) throw studies::SettingsError("ledger_columns" + not_kept);
   }
   return settings;
 }
@@ -218,7 +224,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
 
   // The rows, as the history CSV writes them (HistoryRows); no reservation up front, so that a
   // long run's history does not fail for memory before its first step.
-  studies::HistoryRows history(model, setup, form, independent);
+  studies::HistoryRows history(model, setup, form, independent, arguments.diagnosis, settings.options);
   std::vector<double> rows;
   settings.audit.store_every = arguments.history ? every : 0;
   if (arguments.history) {
@@ -338,6 +344,10 @@ history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane w
   every=K or history=False bound it.
 progress: draw a progress line on sys.stderr (steps or time done of the total, elapsed time,
   time left).
+equation_columns: add to the history eq_NAME per coordinate, the relative residual of its
+  equation at each row (a model and form whose equations are checked).
+ledger_columns: add to the history, for a model that names its forces, P_NAME [W] and W_NAME [J]
+  of each named force and dC_dt [W], the residual power (nan in the first row).
 
 Returns a RunResult.)";
 
@@ -428,13 +438,15 @@ PYBIND11_MODULE(energy_audit, m) {
          const std::vector<std::string>& independent, double threshold, std::optional<double> drift_threshold,
          const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
          std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
-         std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress) {
+         std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress,
+         bool equation_columns, bool ledger_columns) {
         return run(model, RunArguments{method, step, rtol,
                                        python::ModelOptions{atol, max_steps, z_as, iteration, initial_step, max_step,
                                                             t_end, form, independent, threshold, drift_threshold,
                                                             stabilize, baumgarte, phase, equation_check_every,
                                                             equation_threshold},
-                                       set, init, every, history, progress});
+                                       set, init, every, history, progress,
+                                       studies::DiagnosisColumns{equation_columns, ledger_columns}});
       },
       py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
       py::arg("atol") = py::none(), py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
@@ -445,7 +457,7 @@ PYBIND11_MODULE(energy_audit, m) {
       py::arg("drift_threshold") = py::none(), py::arg("stabilize") = "none", py::arg("baumgarte") = py::none(),
       py::arg("phase") = py::none(), py::arg("equation_check_every") = py::none(),
       py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
-      py::arg("progress") = false, run_doc);
+      py::arg("progress") = false, py::arg("equation_columns") = false, py::arg("ledger_columns") = false, run_doc);
 
   python::add_study_functions(m);
 

@@ -453,6 +453,7 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
 void plot_time_series(OutputFile& png, const std::string& title, const std::vector<TimeSeriesPanel>& panels) {
   std::string script = terminal(1000, std::max(500, 330 * static_cast<int>(panels.size()))) +
                        "set grid\nset key outside right\nset format x '%g'\nset format y '%g'\nset xlabel 't [s]'\n" +
+                       "set lmargin at screen 0.08\nset rmargin at screen 0.8\n" +  // the panels' t axes aligned
                        "set multiplot layout " + std::to_string(panels.size()) + ",1 title " + literal(title) + "\n";
   std::size_t block = 0;
   for (const TimeSeriesPanel& panel : panels) {
@@ -471,7 +472,17 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
       plot += (k ? ", " : "plot ") + name + " with lines " + line_style(k) + " lw 1.5 title " +
               literal(panel.series[k].label);
     }
-    script += data + "set title " + literal(panel.title) + "\nset ylabel " + literal(panel.y_label) + "\n" + plot + "\n";
+    std::string marks;
+    double label_height = 0.92;  // one line lower for each mark, so that near times do not overprint
+    for (const auto& [t, label] : panel.marks) {
+      if (!std::isfinite(t)) continue;
+      marks += "set arrow from " + shortest_text(t) + ", graph 0 to " + shortest_text(t) +
+               ", graph 1 nohead dashtype 2 lc rgb '#555555'\nset label " + literal(label) + " at " + shortest_text(t) +
+               ", graph " + shortest_text(label_height) + " left offset char 0.4, 0\n";
+      label_height -= 0.08;
+    }
+    script += data + "set title " + literal(panel.title) + "\nset ylabel " + literal(panel.y_label) + "\n" + marks +
+              plot + "\nunset arrow\nunset label\n";
   }
   script += "unset multiplot\n";
   run_gnuplot(script, png);

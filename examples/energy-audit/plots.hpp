@@ -60,11 +60,13 @@ struct TimeSeries {
   std::vector<std::pair<double, double>> points;
 };
 
-/// Curves against t on linear axes, under a title and a y label.
+/// Curves against t on linear axes, under a title and a y label; each mark a vertical dashed
+/// line at its time, labelled.
 struct TimeSeriesPanel {
   std::string title;
   std::string y_label;
   std::vector<TimeSeries> series;
+  std::vector<std::pair<double, std::string>> marks = {};
 };
 
 /// The panels stacked in one column under `title`, t [s] on each x axis; non-finite points are

@@ -306,8 +306,8 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
 }
 
 HistoryCsv::HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
-                       const std::vector<std::string>& independent)
-    : file_(file), rows_(model, setup, form, independent) {
+                       const std::vector<std::string>& independent, const DiagnosisColumns& diagnosis)
+    : file_(file), rows_(model, setup, form, independent, diagnosis) {
   std::string header;
   for (const std::string& column : rows_.columns()) header += (header.empty() ? "" : ",") + column;
   file_.write(header + "\n");

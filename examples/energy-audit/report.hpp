@@ -35,7 +35,7 @@ class HistoryCsv {
  public:
   /// Writes the header to `file`, which must outlive this.
   HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSetup& setup, Form form,
-             const std::vector<std::string>& independent);
+             const std::vector<std::string>& independent, const DiagnosisColumns& diagnosis = {});
   HistoryCsv(const HistoryCsv&) = delete;
   HistoryCsv& operator=(const HistoryCsv&) = delete;
 

@@ -53,6 +53,13 @@ struct CraneDae : CraneParameters {
     return {-k * v[0], S(0.0), S(0.0), S(0.0)};
   }
 
+  /// f by name, for the work ledger: the damper on the trolley, as in crane.
+  static constexpr std::array<std::string_view, 1> force_names() { return {"damper"}; }
+  std::array<Coordinates<double>, 1> named_forces(const Coordinates<double>& q, const Coordinates<double>& v,
+                                                  double t) const {
+    return {forces(q, v, t)};
+  }
+
   /// Φ(q) = [x1 + x2 − (l/2) cos phi; y2 − (l/2) sin phi] (seed 002 eq. 13).
   template <class S>
   VectorN<S, constraints> position_constraints(const Coordinates<S>& q, const S& /*t*/) const {

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -154,9 +155,118 @@ BOOST_AUTO_TEST_CASE(the_work_ledger_is_reported_for_models_that_name_their_forc
   BOOST_TEST(k["work_ledger"]["forces"].empty());
   BOOST_TEST(k["work_ledger"]["residual_work"].get<double>() < -1.0);
 
+  // Every form keeps the ledger, with the velocities of its own state: Hamilton's from the
+  // momenta, the multiplier form's crane-dae (whose scleronomic constraints do no work) as crane.
+  for (const std::string run : {"crane --form hamilton", "crane-dae --form multipliers", "crane-dae --form maggi"}) {
+    const fs::path form = scratch_dir() / "ledger-form.json";
+    BOOST_TEST_REQUIRE(energy_audit("run " + run + " --json " + form.string()).status == 0, run);
+    const auto f = nlohmann::json::parse(read_file(form));
+    const double W_form = f["work_ledger"]["forces"]["damper"].get<double>(), Z_form = f["final"]["Z"].get<double>();
+    BOOST_TEST(std::abs(W_form + Z_form) <= 1e-5 * Z_form, run);
+    BOOST_TEST(std::abs(W_form - W) <= 1e-4 * Z, run);  // the same trolley, the same damper
+  }
+
   const fs::path plain = scratch_dir() / "ledger-none.json";  // no named forces: no key
-  BOOST_TEST_REQUIRE(energy_audit("run crane --form hamilton --json " + plain.string()).status == 0);
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism --t-end 0.5 --json " + plain.string()).status == 0);
   BOOST_TEST(!nlohmann::json::parse(read_file(plain)).contains("work_ledger"));
+}
+
+namespace {
+/// The columns of a history CSV by name, each as the numbers of its rows.
+std::map<std::string, std::vector<double>> columns_of(const std::string& csv) {
+  const std::vector<std::string> lines = lines_of(csv);
+  const std::vector<std::string> header = cells_of(lines.at(0));
+  std::map<std::string, std::vector<double>> columns;
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    if (lines[k].empty()) continue;
+    const std::vector<std::string> row = cells_of(lines[k]);
+    for (std::size_t c = 0; c < header.size(); ++c) columns[header[c]].push_back(std::stod(row.at(c)));
+  }
+  return columns;
+}
+
+double max_abs(const std::vector<double>& values) {
+  double m = 0;
+  for (const double v : values) m = std::max(m, std::abs(v));
+  return m;
+}
+}  // namespace
+
+// Asked for, the history shows each coordinate's equation residual (eq_NAME) and the work ledger
+// (P_NAME, W_NAME, dC_dt) row by row, checked against the run's own record and the damper's power
+// −k ẋ1² computed here from the history's velocities.
+BOOST_AUTO_TEST_CASE(the_history_shows_each_equation_and_the_ledger_when_asked) {
+  const fs::path csv = scratch_dir() / "diagnosis.csv", json = scratch_dir() / "diagnosis.json";
+  // sup over states of |(M a − r)_i| / scale ≥ sup |(M a − r)_i| / sup scale, the check's number.
+  BOOST_TEST_REQUIRE(energy_audit("run crane-wrong --equation-check-every 1 --equation-columns --csv " + csv.string() +
+                                  " --json " + json.string()).status == 0);
+  auto c = columns_of(read_file(csv));
+  const auto j = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(lines_of(read_file(csv))[0].ends_with(",C,eq_x1,eq_phi"));
+  BOOST_TEST(max_abs(c["eq_x1"]) >= j["equation_check"]["coordinates"]["x1"]["relative_residual"].get<double>());
+  BOOST_TEST(max_abs(c["eq_x1"]) > 1e-3);
+  BOOST_TEST(max_abs(c["eq_phi"]) < max_abs(c["eq_x1"]) / 22);  // M_21 / M_11, as in the summary
+  BOOST_TEST(c["eq_x1"].front() == 0.0);  // at rest the flipped term vanishes
+  BOOST_TEST_REQUIRE(energy_audit("run crane --equation-columns --csv " + csv.string()).status == 0);
+  c = columns_of(read_file(csv));
+  BOOST_TEST(std::max(max_abs(c["eq_x1"]), max_abs(c["eq_phi"])) < 1e-13);  // right equations: round-off
+  BOOST_TEST_REQUIRE(energy_audit("run mechanism-wrong --t-end 2 --equation-columns --csv " + csv.string()).status == 0);
+  c = columns_of(read_file(csv));
+  BOOST_TEST(max_abs(c["eq_gamma"]) > 1e-3);
+  BOOST_TEST(max_abs(c["eq_x"]) < 1e-12);
+
+  // The ledger of crane: P_damper = −k ẋ1², its work −Z at the end, the residual power at round-off.
+  BOOST_TEST_REQUIRE(energy_audit("run crane --ledger-columns --csv " + csv.string() + " --json " + json.string()).status == 0);
+  c = columns_of(read_file(csv));
+  const auto r = nlohmann::json::parse(read_file(json));
+  BOOST_TEST(lines_of(read_file(csv))[0].ends_with(",C,P_damper,W_damper,dC_dt"));
+  const double k = 50.0;  // docs/models.md, crane
+  for (std::size_t i = 0; i < c["t"].size(); i += 97) {
+    BOOST_TEST(c["P_damper"][i] == -k * c["x1_dot"][i] * c["x1_dot"][i], tolerance(1e-12));
+  }
+  const double Z = r["final"]["Z"].get<double>();
+  BOOST_TEST(c["W_damper"].back() == r["work_ledger"]["forces"]["damper"].get<double>(), tolerance(1e-12));
+  BOOST_TEST(std::abs(c["W_damper"].back() + Z) <= 1e-5 * Z);
+  BOOST_TEST(std::isnan(c["dC_dt"].front()));
+  c["dC_dt"].erase(c["dC_dt"].begin());
+  BOOST_TEST(max_abs(c["dC_dt"]) < 1e-6 * max_abs(c["P_damper"]));
+  // Thinned by --every, the work is the trapezoid rule over the rows written.
+  BOOST_TEST_REQUIRE(energy_audit("run crane --ledger-columns --every 10 --csv " + csv.string()).status == 0);
+  BOOST_TEST(std::abs(columns_of(read_file(csv))["W_damper"].back() + Z) <= 1e-3 * Z);
+
+  // crane-damper-missing names no force: its residual power is the left-out damper's, −k ẋ1²
+  // (the difference quotient between rows against the mean of the two rows' values).
+  BOOST_TEST_REQUIRE(energy_audit("run crane-damper-missing --ledger-columns --csv " + csv.string()).status == 0);
+  BOOST_TEST(lines_of(read_file(csv))[0].ends_with(",C,dC_dt"));
+  c = columns_of(read_file(csv));
+  double largest_difference = 0, largest_power = 0;
+  for (std::size_t i = 1; i < c["t"].size(); ++i) {
+    const double damper = -k * 0.5 * (c["x1_dot"][i - 1] * c["x1_dot"][i - 1] + c["x1_dot"][i] * c["x1_dot"][i]);
+    largest_difference = std::max(largest_difference, std::abs(c["dC_dt"][i] - damper));
+    largest_power = std::max(largest_power, std::abs(damper));
+  }
+  BOOST_TEST(largest_difference < 1e-3 * largest_power);
+
+  const std::string file = " --csv " + csv.string();
+  expect_usage_error("run crane --equation-columns", "--equation-columns");  // no --csv
+  expect_usage_error("run crane --ledger-columns", "--ledger-columns");
+  expect_usage_error("run crane-derived --equation-columns" + file, "--equation-columns");
+  expect_usage_error("run crane --form hamilton --equation-columns" + file, "--equation-columns");
+  expect_usage_error("run mechanism --ledger-columns" + file, "--ledger-columns");
+}
+
+// run --plot draws C − C0 with when it failed and, for a model that names its forces, the ledger.
+BOOST_AUTO_TEST_CASE(a_run_is_plotted) {
+  for (const std::string model : {"crane-wrong", "crane-damper-missing", "crane3d --t-end 0.5"}) {
+    const fs::path png = scratch_dir() / "run.png";
+    fs::remove(png);
+    BOOST_TEST_REQUIRE(energy_audit("run " + model + " --plot " + png.string()).status == 0, model);
+    const std::string bytes = read_file(png);
+    BOOST_TEST(bytes.size() > 1000u, model);
+    BOOST_TEST(bytes.substr(1, 3) == "PNG", model);
+  }
+  expect_usage_error("run crane --no-audit --plot " + (scratch_dir() / "x.png").string(), "--plot");
+  expect_usage_error("run crane --every 10", "--every");  // neither --csv nor --plot
 }
 
 // Each model runs in the forms it admits; a form or a method that does not fit is a usage error

@@ -112,7 +112,22 @@ class RunTest(unittest.TestCase):
         self.assertEqual(missing.verdict, "fail")
         self.assertEqual(len(missing.work_ledger["forces"]), 0)
         self.assertLess(missing.work_ledger["residual_work"], -1.0)
-        self.assertIsNone(ea.run("crane", form="hamilton").work_ledger)
+        hamilton = ea.run("crane", form="hamilton").work_ledger["forces"]["damper"]  # every form keeps it
+        self.assertLess(abs(hamilton - W), 1e-4 * crane.history["Z"][-1])
+        self.assertIsNone(ea.run("mechanism", t_end=0.5).work_ledger)
+
+    def test_diagnosis_columns_equal_the_command_line_to_the_last_bit(self):
+        for model, flag, keyword in [("crane-wrong", "--equation-columns", "equation_columns"),
+                                     ("crane", "--ledger-columns", "ledger_columns")]:
+            rows = cli_history(model, "--t-end", "0.5", flag)
+            result = ea.run(model, t_end=0.5, **{keyword: True})
+            self.assertEqual(result.columns, rows[0])
+            expected = np.array([[float(cell) for cell in row] for row in rows[1:]])
+            np.testing.assert_array_equal(result.history_array, expected)
+        with self.assertRaisesRegex(ValueError, "^equation_columns: model crane-derived"):
+            ea.run("crane-derived", equation_columns=True)
+        with self.assertRaisesRegex(ValueError, "^ledger_columns: adds columns"):
+            ea.run("crane", ledger_columns=True, history=False)
 
     def test_history_columns_are_views_of_one_array(self):
         result = ea.run("crane", method="rk4", step=1e-2)

@@ -5,9 +5,11 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include <energy_audit/studies/history_rows.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/run_model.hpp>
 
@@ -18,6 +20,7 @@
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "report.hpp"
+#include "run_plot.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
@@ -30,9 +33,11 @@ struct RunCommand {
   std::string method = "rk4";
   double step = 1e-3;
   std::size_t every = 1;
-  std::string csv, json;
+  std::string csv, json, plot;
   bool no_audit = false;
-  CLI::Option *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr;
+  DiagnosisColumns diagnosis;
+  CLI::Option *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr,
+              *equation_columns_option = nullptr, *ledger_columns_option = nullptr;
 
   const CLI::App* app = nullptr;
 
@@ -44,12 +49,22 @@ struct RunCommand {
     command.add_option("--step", step, "fixed step h (fixed-step methods)")
         ->check(positive_number())->capture_default_str();
     adaptive.add_to(command, true);
-    every_option = command.add_option("--every", every, "write every K-th step to the --csv history (delta_C sees all)")
+    every_option = command.add_option("--every", every,
+                                      "write every K-th step to the --csv history and the --plot (delta_C sees all)")
                        ->check(positive_count(std::numeric_limits<std::size_t>::max()))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the history to FILE (streamed while the run goes)");
+    equation_columns_option = command.add_flag(
+        "--equation-columns", diagnosis.equation_residuals,
+        "add to the --csv history eq_NAME: the relative residual of each coordinate's equation at each row");
+    ledger_columns_option = command.add_flag(
+        "--ledger-columns", diagnosis.work_ledger,
+        "add to the --csv history the work ledger: P_NAME and W_NAME of each named force, and dC_dt");
     json_option = command.add_option("--json", json, "write the run record to FILE");
+    plot_option = command.add_option("--plot", plot,
+                                     "draw C(t) - C(t0), when it fails, and the work ledger to FILE.png (gnuplot)");
     command.add_flag("--no-audit", no_audit, "integrate [q, v] only: no Z, no audit (overhead runs)")
-        ->excludes(csv_option);
+        ->excludes(csv_option)
+        ->excludes(plot_option);
   }
 
   RunSettings settings(const ModelEntry& entry) const {
@@ -58,7 +73,8 @@ struct RunCommand {
     s.method = find_method(method);
     s.step = step;
     s.cvodes = adaptive.options();
-    s.audit.store_every = csv_option->count() > 0 ? every : 0;  // rows are kept only to stream them into the CSV
+    // Rows are kept only to stream them into the CSV and the plot.
+    s.audit.store_every = csv_option->count() > 0 || plot_option->count() > 0 ? every : 0;
     s.audited = !no_audit;
     adaptive.check_applicable(methods_used(s.method));
     if (no_audit) {
@@ -66,7 +82,9 @@ struct RunCommand {
       refuse_if_given(every_option, why);
       for (const CLI::Option* option : common.audit_options()) refuse_if_given(option, why);
     } else if (csv_option->count() == 0) {
-      refuse_if_given(every_option, "thins the history written by --csv, which is not given");
+      if (plot_option->count() == 0) refuse_if_given(every_option, "thins the history of --csv and --plot, neither given");
+      refuse_if_given(equation_columns_option, "adds columns to the --csv history, which is not given");
+      refuse_if_given(ledger_columns_option, "adds columns to the --csv history, which is not given");
     }
     return s;
   }
@@ -77,21 +95,35 @@ struct RunCommand {
     RunSettings settings = this->settings(entry);
     const ModelSetup setup = common.setup();
     check_settings(entry, setup, settings);
+    const Form form = form_of(entry, settings);
+    const std::vector<std::string>& independent = independent_velocities_of(entry, settings);
+    check_diagnosis_columns(entry, form, diagnosis, settings.options);
     CommandOutputs outputs = this->outputs();
     outputs.check();
 
     // Every argument has been checked: now the files are created, under temporary names.
     outputs.open();
     std::optional<HistoryCsv> history;
-    if (OutputFile* csv_file = outputs.file("--csv")) {
-      history.emplace(*csv_file, entry, setup, form_of(entry, settings), independent_velocities_of(entry, settings));
-      settings.audit.row_sink = history->sink();
+    std::optional<RunPlotRows> plot_rows;
+    if (OutputFile* csv_file = outputs.file("--csv")) history.emplace(*csv_file, entry, setup, form, independent, diagnosis);
+    if (plot_option->count() > 0) plot_rows.emplace(entry, setup, form, independent);
+    if (history || plot_rows) {
+      settings.audit.row_sink = [&plot_rows, csv_sink = history ? history->sink() : RowSink()](
+                                    const HistoryLayout& layout, std::span<const double> rows) {
+        if (csv_sink) csv_sink(layout, rows);
+        if (plot_rows) plot_rows->add(layout, rows);
+      };
     }
     install_interruption_handlers();
     settings.stop = &interruption_request();
 
     const RunOutcome run = run_model(entry, setup, settings);
-    if (history && run.audit) history->finish(*run.audit);  // the last state, which --every may have left out
+    if (run.audit) {  // the last state, which --every may have left out
+      if (history) history->finish(*run.audit);
+      if (plot_rows) plot_rows->finish(*run.audit);
+    }
+    // The plot first: if gnuplot fails, no output of this invocation is left, the summary included.
+    outputs.commit("--plot", [&](OutputFile& file) { plot_run(file, entry, run, *plot_rows); });
     print_summary(std::cout, entry, run);
     std::cout.flush();
     outputs.commit("--csv");  // streamed while the run went
@@ -106,6 +138,7 @@ struct RunCommand {
     CommandOutputs outputs;
     outputs.add("--csv", csv_option->count() > 0, csv);
     outputs.add("--json", json_option->count() > 0, json);
+    outputs.add("--plot", plot_option->count() > 0, plot, OutputKind::Plot);
     return outputs;
   }
 
@@ -136,7 +169,8 @@ void refuse_for_kinematic(const CLI::App& command, const KinematicEntry& model, 
 /// of pieces.
 constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
     "--form", "--independent", "--threshold", "--drift-threshold", "--stabilize", "--phase", "--baumgarte",
-    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as"};
+    "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as",
+    "--equation-columns", "--ledger-columns", "--plot"};
 
 int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   refuse_for_kinematic(*app, model, options_not_for_kinematic_models);

@@ -20,7 +20,8 @@
 ///   - multiplier models: reported_multiplier_sign, and equation_error (equation_error.hpp),
 ///     which the multiplier forms integrate and the equation check then sees;
 ///   - extra_outputs and breakpoints are read through model() and rates_of_q (extra_outputs_at),
-///     so every form has them.
+///     so every form has them;
+///   - named forces (named_forces.hpp): the power of each at a state, for the audit's work ledger.
 /// Lagrange's and Hamilton's forms derive their equations from T, V and f (or take the model's
 /// hand accelerations) and have no place for an equation_error: they refuse such a model
 /// (FormWithoutEquationError) rather than integrate it without its error.
@@ -29,16 +30,20 @@
 /// compile time and can be inlined into the integrators, which are templates over the form.
 
 #include <cmath>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/declaration_check.hpp"
+#include "energy_audit/energy_flow.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/energy_terms.hpp"
 #include "energy_audit/equation_error.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/lagrange_model.hpp"
 #include "energy_audit/multiplier_model.hpp"
+#include "energy_audit/named_forces.hpp"
 #include "energy_audit/step_aware.hpp"
 #include "energy_audit/system_concepts.hpp"
 #include "energy_audit/types.hpp"
@@ -101,6 +106,26 @@ class Formulation {
     const Coordinates q = y.template head<n>();
     const Coordinates v = form().velocities(q, y.segment(n, form().second_half_size()), t);
     return q.cwiseAbs().maxCoeff() <= M::divergence_bound && v.cwiseAbs().maxCoeff() <= M::divergence_bound;
+  }
+
+  /// The model's force names (named_forces.hpp), for the audit's work ledger.
+  std::vector<std::string> force_names() const
+    requires NamedForcesModel<M>
+  {
+    return force_names_of<M>();
+  }
+
+  /// The power of each named force and ∂T/∂t − ∂V/∂t at y = [q, w, ...], with the velocities v
+  /// of the form's state; with check_sum, first checks that the named forces sum to forces()
+  /// there (InvalidArgument otherwise).
+  NamedForcePowers<named_force_count<M>()> named_force_powers(const ConstVectorRef& y, double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = form().velocities(q, y.segment(n, form().second_half_size()), t);
+    if (check_sum) check_named_forces_sum(model_, q, v, t);
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
+    return {energy_audit::named_force_powers(model_, q, v, t), d.T_t - d.V_t};
   }
 
  protected:

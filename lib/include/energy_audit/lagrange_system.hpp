@@ -17,7 +17,6 @@
 #include "energy_audit/flatten.hpp"
 #include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_model.hpp"
-#include "energy_audit/named_forces.hpp"
 
 namespace energy_audit {
 
@@ -163,26 +162,6 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     return energy_audit::equation_residual(model_, q, v, Coordinates(dydt.template segment<n>(n)), t);
-  }
-
-  /// The model's force names (named_forces.hpp), for the audit's work ledger.
-  std::vector<std::string> force_names() const
-    requires NamedForcesModel<M>
-  {
-    return force_names_of<M>();
-  }
-
-  /// The power of each named force and ∂T/∂t − ∂V/∂t at y = [q, v, ...]; with check_sum, first
-  /// checks that the named forces sum to forces() there (InvalidArgument otherwise).
-  NamedForcePowers<named_force_count<M>()> named_force_powers(const ConstVectorRef& y, double t,
-                                                              bool check_sum) const
-    requires NamedForcesModel<M>
-  {
-    const Coordinates q = y.template head<n>();
-    const Coordinates v = y.template segment<n>(n);
-    if (check_sum) check_named_forces_sum(model_, q, v, t);
-    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
-    return {energy_audit::named_force_powers(model_, q, v, t), d.T_t - d.V_t};
   }
 
  private:

@@ -6,7 +6,9 @@
 /// any DescribedModel.
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,8 @@
 #include <energy_audit/maggi_system.hpp>
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/named_forces.hpp>
+#include <energy_audit/system_concepts.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
 #include <energy_audit/studies/fixed_step_family.hpp>
@@ -60,6 +64,20 @@ struct ModelEntry {
   std::function<ExtraOutputFunction(const ModelSetup& setup, Form form,
                                     const std::vector<std::string>& independent)>
       extra_output_function;
+
+  /// The forces the model names (named_forces.hpp), in its order; empty when it names none.
+  std::vector<std::string> force_names;
+  /// Models that name forces: the power vᵀ f_k of each named force [W] at a history row of the
+  /// model with `setup` applied, run in `form` (Maggi's: with `independent`).
+  std::function<ExtraOutputFunction(const ModelSetup& setup, Form form,
+                                    const std::vector<std::string>& independent)>
+      force_power_function;
+  /// Models whose equations are checked in some form (checks_equations): at a history row of
+  /// that form, for each coordinate i, |(M a − r)_i| / scale of the equation residual at that
+  /// state (equation_residual.hpp); an empty function for a form whose equations are not checked.
+  std::function<ExtraOutputFunction(const ModelSetup& setup, Form form,
+                                    const std::vector<std::string>& independent)>
+      equation_residual_function;
 
   /// Models without multipliers: their accelerations a(q, v, t), from the source their runs in
   /// Lagrange's form take, at a history row of that form (one value per coordinate, the history
@@ -134,6 +152,58 @@ M configured(const ModelSetup& setup, const std::string& name, M model, const Op
   return model;
 }
 
+/// What visit(system) returns for the system of `model` in `form` (Maggi's: with the independent
+/// velocities `independent`; Lagrange's: with accelerations from `source`), Z not carried.
+template <DescribedModel M, class Visit>
+ExtraOutputFunction visit_form(const M& model, Form form, const std::vector<std::string>& independent,
+                               AccelerationSource source, Visit visit) {
+  if constexpr (MultiplierModel<M>) {
+    if (form == Form::Maggi) {
+      return visit(MaggiSystem<M>(
+          model, indices_of<M::dofs - M::constraints>(independent, M::coordinate_names()), EnergyFlow::Off));
+    }
+    return visit(MultiplierSystem<M>(model, std::nullopt, EnergyFlow::Off));
+  } else if (form == Form::Hamilton) {
+    return visit(HamiltonSystem<M>(model, EnergyFlow::Off));
+  } else {
+    return visit(LagrangeSystem<M>(model, source, EnergyFlow::Off));
+  }
+}
+
+/// The state y = [q, w] of a history row.
+inline ConstVectorRef row_state(const HistoryLayout& layout, std::span<const double> row) {
+  return ConstVectorRef(row.data() + 1, static_cast<Index>(layout.dofs + layout.second_half));
+}
+
+/// The power of each named force of `system`'s model at a history row.
+template <NamedForcesSystem System>
+ExtraOutputFunction row_force_powers(System system) {
+  return [system = std::move(system)](const HistoryLayout& layout, std::span<const double> row,
+                                      std::span<double> values) {
+    const auto powers = system.named_force_powers(row_state(layout, row), row[0], false).forces;
+    std::copy(powers.begin(), powers.end(), values.begin());
+  };
+}
+
+/// Per coordinate, the relative residual of its equation at a history row: |(M a − r)_i| / scale
+/// (0 where both are 0); an empty function when `system` does not check its equations.
+template <class System>
+ExtraOutputFunction row_equation_residuals(System system) {
+  if constexpr (EquationCheckedSystem<System>) {
+    if (!system.checks_equations()) return {};
+    return [system = std::move(system)](const HistoryLayout& layout, std::span<const double> row,
+                                        std::span<double> values) {
+      const EquationResidual r = system.equation_residual(row_state(layout, row), row[0]);
+      for (Index i = 0; i < r.coordinates.size(); ++i) {
+        const double residual = r.coordinates[i];
+        values[static_cast<std::size_t>(i)] = residual == 0 ? 0.0 : residual / r.scale;
+      }
+    };
+  } else {
+    return {};
+  }
+}
+
 /// The extra outputs of `system`'s model at a history row: v comes from the row's w by the
 /// system (p in Hamilton's form, u in Maggi's).
 template <class System>
@@ -151,17 +221,8 @@ ExtraOutputFunction row_extra_outputs(System system) {
 template <DescribedModel M>
   requires HasExtraOutputs<M>
 ExtraOutputFunction extra_output_function(const M& model, Form form, const std::vector<std::string>& independent) {
-  if constexpr (MultiplierModel<M>) {
-    if (form == Form::Maggi) {
-      return row_extra_outputs(MaggiSystem<M>(
-          model, indices_of<M::dofs - M::constraints>(independent, M::coordinate_names()), EnergyFlow::Off));
-    }
-    return row_extra_outputs(MultiplierSystem<M>(model, std::nullopt, EnergyFlow::Off));
-  } else if (form == Form::Hamilton) {
-    return row_extra_outputs(HamiltonSystem<M>(model, EnergyFlow::Off));
-  } else {
-    return row_extra_outputs(LagrangeSystem<M>(model, LagrangeSystem<M>::default_source(), EnergyFlow::Off));
-  }
+  return visit_form(model, form, independent, LagrangeSystem<M>::default_source(),
+                    [](auto system) { return row_extra_outputs(std::move(system)); });
 }
 
 }  // namespace detail
@@ -207,6 +268,24 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
                                                     const std::vector<std::string>& independent) {
       return detail::extra_output_function(detail::configured<M>(setup, name, prototype), form, independent);
     };
+  }
+  entry.force_names = force_names_of<M>();
+  if constexpr (NamedForcesModel<M>) {
+    entry.force_power_function = [name, prototype](const ModelSetup& setup, Form form,
+                                                   const std::vector<std::string>& independent) {
+      return detail::visit_form(detail::configured<M>(setup, name, prototype), form, independent,
+                                LagrangeSystem<M>::default_source(),
+                                [](auto system) { return detail::row_force_powers(std::move(system)); });
+    };
+  }
+  if constexpr (MultiplierModel<M> ? HasEquationError<M> : HasHandAccelerations<M>) {
+    if (entry.has_hand_accelerations || entry.has_equation_error) {
+      entry.equation_residual_function = [name, source, prototype](const ModelSetup& setup, Form form,
+                                                                   const std::vector<std::string>& independent) {
+        return detail::visit_form(detail::configured<M>(setup, name, prototype), form, independent, source,
+                                  [](auto system) { return detail::row_equation_residuals(std::move(system)); });
+      };
+    }
   }
   entry.check_setup = [name, prototype](const ModelSetup& setup, const OptionNames& names) {
     detail::configured<M>(setup, name, prototype, names);
