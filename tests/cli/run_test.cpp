@@ -250,6 +250,7 @@ BOOST_AUTO_TEST_CASE(the_history_shows_each_equation_and_the_ledger_when_asked) 
   const std::string file = " --csv " + csv.string();
   expect_usage_error("run crane --equation-columns", "--equation-columns");  // no --csv
   expect_usage_error("run crane --ledger-columns", "--ledger-columns");
+  expect_usage_error("run crane --no-audit --ledger-columns", "--ledger-columns");
   expect_usage_error("run crane-derived --equation-columns" + file, "--equation-columns");
   expect_usage_error("run crane --form hamilton --equation-columns" + file, "--equation-columns");
   expect_usage_error("run mechanism --ledger-columns" + file, "--ledger-columns");

@@ -81,8 +81,10 @@ struct RunCommand {
       const std::string why = "has nothing to act on with --no-audit";
       refuse_if_given(every_option, why);
       for (const CLI::Option* option : common.audit_options()) refuse_if_given(option, why);
-    } else if (csv_option->count() == 0) {
-      if (plot_option->count() == 0) refuse_if_given(every_option, "thins the history of --csv and --plot, neither given");
+    } else if (csv_option->count() == 0 && plot_option->count() == 0) {
+      refuse_if_given(every_option, "thins the history of --csv and --plot, neither given");
+    }
+    if (csv_option->count() == 0) {
       refuse_if_given(equation_columns_option, "adds columns to the --csv history, which is not given");
       refuse_if_given(ledger_columns_option, "adds columns to the --csv history, which is not given");
     }
