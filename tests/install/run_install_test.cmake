@@ -1,5 +1,6 @@
 # cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
-#   -D WORK_DIR=... [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...] -P run_install_test.cmake
+#   -D C_CONSUMER_SOURCE_DIR=... -D WORK_DIR=... [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...]
+#   -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
 # SUNDIALS_VERSION in SUNDIALS_DIR), and configures, builds and runs the consumer of the core
@@ -7,7 +8,9 @@
 # the studies (SUNDIALS hidden: the studies need none), which calls advise with fixed-step
 # methods — given MPIEXEC (the build has MPI), it also uses the studies' MPI ranks (COMPONENTS
 # studies studies_mpi) and runs as a job of 2 ranks — and that of the studies with the SUNDIALS
-# methods, which calls advise with cvode-bdf.
+# methods, which calls advise with cvode-bdf; then the C programs of the drop-in audit, one per
+# adapter, each a project of the C language alone (C_CONSUMER_SOURCE_DIR), which the package must
+# give the C++ runtime of its libraries.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -23,12 +26,16 @@ endfunction()
 
 # configure_probe(name expected code [cmake arguments...]): configures a project whose
 # CMakeLists.txt runs `code`, against the prefix. expected is "ok", or a regular expression that
-# the output of a configuration that must fail matches. The project enables C++: without a
-# language, CMake does not search lib/<arch>, where Debian keeps SUNDIALS' package files.
+# the output of a configuration that must fail matches. The project enables C++, or the languages
+# in probe_languages where the caller sets it: without a language, CMake does not search
+# lib/<arch>, where Debian keeps SUNDIALS' package files.
 function(configure_probe name expected code)
   set(source ${WORK_DIR}/probes/${name})
+  if(NOT probe_languages)
+    set(probe_languages CXX)
+  endif()
   file(WRITE ${source}/CMakeLists.txt
-    "cmake_minimum_required(VERSION 3.25)\nproject(${name} LANGUAGES CXX)\n${code}\n")
+    "cmake_minimum_required(VERSION 3.25)\nproject(${name} LANGUAGES ${probe_languages})\n${code}\n")
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${source} -B ${source}/build -D CMAKE_PREFIX_PATH=${prefix} ${ARGN}
     RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(expected STREQUAL "ok" AND NOT result EQUAL 0)
@@ -55,6 +62,12 @@ configure_probe(cvodes_without_sundials "SUNDIALS adapters need SUNDIALS ${sundi
   "find_package(EnergyAudit REQUIRED COMPONENTS cvodes)" ${hide_sundials})
 configure_probe(unknown_component "Unknown component \"cvode\": the components are core, cvodes, idas"
   "find_package(EnergyAudit REQUIRED COMPONENTS cvode)")
+# A project of C alone gets CXX enabled by find_package, which a function's scope would lose: there
+# it says so.
+set(probe_languages C)
+configure_probe(c_project_finds_in_a_function "outside a function"
+  "function(find_it)\n  find_package(EnergyAudit REQUIRED COMPONENTS cvodes)\nendfunction()\nfind_it()")
+unset(probe_languages)
 
 # The adapters find the SUNDIALS they were built with, also where the system has another one.
 file(REAL_PATH "${SUNDIALS_DIR}" build_sundials_dir)
@@ -127,4 +140,15 @@ foreach(consumer IN ITEMS core cvodes idas studies studies_sundials)
     "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}" ${options})
   run_step("build the ${consumer} consumer" ${CMAKE_COMMAND} --build ${build})
   run_step("run the ${consumer} consumer" ${run})
+endforeach()
+
+# The C programs: a project of C alone, CXX not enabled, links the drop-in target (and its own math
+# library) and nothing else.
+foreach(adapter IN ITEMS cvodes idas)
+  set(build ${WORK_DIR}/c_${adapter}_consumer)
+  run_step("configure the C ${adapter} consumer" ${CMAKE_COMMAND} -S ${C_CONSUMER_SOURCE_DIR} -B ${build}
+    -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${CONSUMER_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}" -D CONSUMER_COMPONENT=${adapter})
+  run_step("build the C ${adapter} consumer" ${CMAKE_COMMAND} --build ${build})
+  run_step("run the C ${adapter} consumer" ${build}/c_consumer)
 endforeach()

@@ -28,12 +28,14 @@ struct CAuditHandle {
   const char* prefix = "";  // "ea_cvode_audit"
   int dofs = 0;
   double threshold = 0;
-  EaKineticEnergyFn kinetic = nullptr, power = nullptr, kinetic_rate = nullptr;
-  EaPotentialEnergyFn potential = nullptr, potential_rate = nullptr;
+  EaKineticEnergyFn kinetic = nullptr;
+  EaPotentialEnergyFn potential = nullptr;
+  EaPowerFn power = nullptr, kinetic_rate = nullptr;
+  EaPotentialRateFn potential_rate = nullptr;
   EaConstraintPowerFn constraint_power = nullptr;
   EaShareSumFn share_sum = nullptr;
   void* share_context = nullptr;
-  std::vector<std::pair<std::string, EaKineticEnergyFn>> named_powers;
+  std::vector<std::pair<std::string, EaPowerFn>> named_powers;
   void* user_data = nullptr;
   std::optional<AuditType> audit;  // absent when created with bad arguments
   bool called = false;             // the solve function was called: the energies are fixed
@@ -99,7 +101,7 @@ struct CAuditHandle {
 /// A new handle of `Handle` (derived from CAuditHandle); null only when memory runs out.
 template <class Handle>
 Handle* create_handle(const char* prefix, int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                      EaKineticEnergyFn power, void* user_data, double threshold) {
+                      EaPowerFn power, void* user_data, double threshold) {
   Handle* handle = new (std::nothrow) Handle;
   if (handle == nullptr) return nullptr;
   handle->prefix = prefix;
@@ -159,7 +161,7 @@ int set_functions(Handle* handle, const char* function, Assign&& assign) {
 
 /// Adds a named power term (DropInEnergies::named_powers) before the first solve call.
 template <class Handle>
-int add_named_power(Handle* handle, const char* name, EaKineticEnergyFn power) {
+int add_named_power(Handle* handle, const char* name, EaPowerFn power) {
   if (handle != nullptr && (name == nullptr || power == nullptr)) {
     handle->last_error = std::string(handle->prefix) + "_add_named_power: the " +
                          (name == nullptr ? "name" : "power function") + " is NULL";

@@ -11,20 +11,20 @@ namespace detail = energy_audit::sun::detail;
 extern "C" {
 
 EaCvodeAudit* ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                    EaKineticEnergyFn power, void* user_data, double threshold) {
+                                    EaPowerFn power, void* user_data, double threshold) {
   return detail::create_handle<EaCvodeAudit>("ea_cvode_audit", dofs, kinetic, potential, power, user_data,
                                              threshold);
 }
 
-int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaKineticEnergyFn kinetic_rate,
-                                    EaPotentialEnergyFn potential_rate) {
+int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaPowerFn kinetic_rate,
+                                    EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaCvodeAudit& handle) {
     handle.kinetic_rate = kinetic_rate;
     handle.potential_rate = potential_rate;
   });
 }
 
-int ea_cvode_audit_add_named_power(EaCvodeAudit* audit, const char* name, EaKineticEnergyFn power) {
+int ea_cvode_audit_add_named_power(EaCvodeAudit* audit, const char* name, EaPowerFn power) {
   return detail::add_named_power(audit, name, power);
 }
 int ea_cvode_audit_named_power_count(const EaCvodeAudit* audit) { return detail::named_power_count(audit); }

@@ -11,13 +11,13 @@ namespace detail = energy_audit::sun::detail;
 extern "C" {
 
 EaIdaAudit* ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                EaKineticEnergyFn power, void* user_data, double threshold) {
+                                EaPowerFn power, void* user_data, double threshold) {
   return detail::create_handle<EaIdaAudit>("ea_ida_audit", dofs, kinetic, potential, power, user_data,
                                            threshold);
 }
 
-int ea_ida_audit_set_energy_rates(EaIdaAudit* audit, EaKineticEnergyFn kinetic_rate,
-                                  EaPotentialEnergyFn potential_rate) {
+int ea_ida_audit_set_energy_rates(EaIdaAudit* audit, EaPowerFn kinetic_rate,
+                                  EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaIdaAudit& handle) {
     handle.kinetic_rate = kinetic_rate;
     handle.potential_rate = potential_rate;
@@ -29,7 +29,7 @@ int ea_ida_audit_set_constraint_power(EaIdaAudit* audit, EaConstraintPowerFn pow
                                [&](EaIdaAudit& handle) { handle.constraint_power = power; });
 }
 
-int ea_ida_audit_add_named_power(EaIdaAudit* audit, const char* name, EaKineticEnergyFn power) {
+int ea_ida_audit_add_named_power(EaIdaAudit* audit, const char* name, EaPowerFn power) {
   return detail::add_named_power(audit, name, power);
 }
 int ea_ida_audit_named_power_count(const EaIdaAudit* audit) { return detail::named_power_count(audit); }

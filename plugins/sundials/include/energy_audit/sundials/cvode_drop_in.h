@@ -15,7 +15,9 @@
  * Errors come back as return codes (EA_CVODE_AUDIT_*), with a one-line message from
  * ea_cvode_audit_last_error(); no C++ exception leaves these functions. The audit itself is that
  * of cvode_drop_in.hpp: every accepted internal step, the solution bit for bit unchanged.
- * Link EnergyAudit::cvodes (a C++ library: link with the C++ compiler driver, or add -lstdc++).
+ * Link EnergyAudit::cvodes, a C++ library: find_package(EnergyAudit COMPONENTS cvodes) has CMake
+ * link a C project with the C++ driver (docs/drop-in.md, C-only projects); without CMake, add
+ * -lstdc++.
  *
  * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
 #ifndef ENERGY_AUDIT_SUNDIALS_CVODE_DROP_IN_H
@@ -47,12 +49,12 @@ typedef struct EaCvodeAudit EaCvodeAudit;
  * says why in ea_cvode_audit_last_error() and returns EA_CVODE_AUDIT_INVALID_ARGUMENT from
  * every call; free it as any other. */
 EaCvodeAudit *ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                    EaKineticEnergyFn power, void *user_data, double threshold);
+                                    EaPowerFn power, void *user_data, double threshold);
 
 /* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
  * the first ea_cvode_audit call. */
-int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaKineticEnergyFn kinetic_rate,
-                                    EaPotentialEnergyFn potential_rate);
+int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaPowerFn kinetic_rate,
+                                    EaPotentialRateFn potential_rate);
 
 /* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
  * ea_cvode_audit call: each rank's functions give its share of T, V and the powers over its own
@@ -64,7 +66,7 @@ int ea_cvode_audit_set_share_sum(EaCvodeAudit *audit, EaShareSumFn sum, void *co
  * power given at creation and the named terms together are the non-potential forces' power, Z
  * subtracts each, and the audit integrates each term's work W_k = int v^T f_k dt by the same
  * Gauss-Legendre rule as Z. `name` is copied; the summary prints "work W_NAME = ...". */
-int ea_cvode_audit_add_named_power(EaCvodeAudit *audit, const char *name, EaKineticEnergyFn power);
+int ea_cvode_audit_add_named_power(EaCvodeAudit *audit, const char *name, EaPowerFn power);
 /* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
 int ea_cvode_audit_named_power_count(const EaCvodeAudit *audit);
 int ea_cvode_audit_named_work(const EaCvodeAudit *audit, int k, double *work);

@@ -10,12 +10,20 @@
 extern "C" {
 #endif
 
-/* T(q, v, t) [J], and with the same arguments the power v^T f [W] and dT/dt at fixed q, v [W].
- * q and v point to the n coordinates and n velocities (y = [q, v, ...]); user_data is the
- * pointer given when the audit was created. */
+/* Each callback type is named for what the function returns; types with the same arguments are
+ * the same pointer type, so a function may be given where any of them is asked. q and v point to
+ * the n coordinates and n velocities (y = [q, v, ...]); user_data is the pointer given when the
+ * audit was created. */
+
+/* The kinetic energy T(q, v, t) [J]. */
 typedef double (*EaKineticEnergyFn)(const double *q, const double *v, double t, void *user_data);
-/* V(q, t) [J], and with the same arguments dV/dt at fixed q [W]. */
+/* A power [W] at (q, v, t): v^T f of the non-potential forces or of one named term of them, or
+ * dT/dt at fixed q and v (the kinetic energy's explicit rate, a rheonomic model's). */
+typedef double (*EaPowerFn)(const double *q, const double *v, double t, void *user_data);
+/* The potential energy V(q, t) [J]. */
 typedef double (*EaPotentialEnergyFn)(const double *q, double t, void *user_data);
+/* dV/dt at fixed q [W]: the potential energy's explicit rate (a rheonomic model's). */
+typedef double (*EaPotentialRateFn)(const double *q, double t, void *user_data);
 /* v^T G^T lambda, the power of the constraint forces [W] (IDA programs: lambda = y + 2n). */
 typedef double (*EaConstraintPowerFn)(const double *q, const double *v, const double *multipliers, double t,
                                       void *user_data);

@@ -17,7 +17,9 @@
  * Errors come back as return codes (EA_IDA_AUDIT_*), with a one-line message from
  * ea_ida_audit_last_error(); no C++ exception leaves these functions. The audit itself is that
  * of ida_drop_in.hpp: every accepted internal step, the solution bit for bit unchanged.
- * Link EnergyAudit::idas (a C++ library: link with the C++ compiler driver, or add -lstdc++).
+ * Link EnergyAudit::idas, a C++ library: find_package(EnergyAudit COMPONENTS idas) has CMake
+ * link a C project with the C++ driver (docs/drop-in.md, C-only projects); without CMake, add
+ * -lstdc++.
  *
  * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
 #ifndef ENERGY_AUDIT_SUNDIALS_IDA_DROP_IN_H
@@ -48,12 +50,12 @@ typedef struct EaIdaAudit EaIdaAudit;
  * created with bad arguments says why in ea_ida_audit_last_error() and returns
  * EA_IDA_AUDIT_INVALID_ARGUMENT from every call; free it as any other. */
 EaIdaAudit *ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                EaKineticEnergyFn power, void *user_data, double threshold);
+                                EaPowerFn power, void *user_data, double threshold);
 
 /* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
  * the first ea_ida_audit call. */
-int ea_ida_audit_set_energy_rates(EaIdaAudit *audit, EaKineticEnergyFn kinetic_rate,
-                                  EaPotentialEnergyFn potential_rate);
+int ea_ida_audit_set_energy_rates(EaIdaAudit *audit, EaPowerFn kinetic_rate,
+                                  EaPotentialRateFn potential_rate);
 
 /* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
  * ea_ida_audit call: each rank's functions give its share of T, V and the powers over its own
@@ -69,7 +71,7 @@ int ea_ida_audit_set_constraint_power(EaIdaAudit *audit, EaConstraintPowerFn pow
  * power given at creation and the named terms together are the non-potential forces' power, Z
  * subtracts each, and the audit integrates each term's work W_k = int v^T f_k dt by the same
  * Gauss-Legendre rule as Z. `name` is copied; the summary prints "work W_NAME = ...". */
-int ea_ida_audit_add_named_power(EaIdaAudit *audit, const char *name, EaKineticEnergyFn power);
+int ea_ida_audit_add_named_power(EaIdaAudit *audit, const char *name, EaPowerFn power);
 /* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
 int ea_ida_audit_named_power_count(const EaIdaAudit *audit);
 int ea_ida_audit_named_work(const EaIdaAudit *audit, int k, double *work);
