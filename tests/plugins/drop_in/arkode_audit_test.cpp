@@ -1,8 +1,8 @@
 // ArkodeAudit, the drop-in audit of ARKODE programs, on the damped oscillator (arkode_program.hpp)
 // on ERKStep, on ARKStep's explicit and on its implicit (DIRK) method: Z against the closed form,
 // the solution and the return sequence bit for bit those of the plain evolve calls (output times,
-// one-step mode, stop times), a step taken beside the audit refused; and the example programs
-// (examples/drop_in_arkode/) as a user runs them.
+// one-step mode, stop times), a step taken beside the audit refused, the header after SUNDIALS'
+// example macros; and the example programs (examples/drop_in_arkode/) as a user runs them.
 #include <sys/wait.h>
 
 #include <boost/test/unit_test.hpp>
@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "arkode_program.hpp"
+
+double arkode_header_macros_sum();  // arkode_header_after_macros.cpp
 
 namespace sun = energy_audit::sun;
 using namespace energy_audit::testing::arkode_program;
@@ -171,6 +173,10 @@ BOOST_AUTO_TEST_CASE(bad_arguments_are_named) {
   // A bad itask is ARKODE's to report, as without the audit.
   sun::ArkodeAudit audit = oscillator_audit();
   BOOST_TEST(audit.ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, 7) == ARK_ILL_INPUT);
+}
+
+BOOST_AUTO_TEST_CASE(the_header_compiles_after_sundials_example_macros) {
+  BOOST_TEST(arkode_header_macros_sum() == 5.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
