@@ -125,6 +125,45 @@ BOOST_AUTO_TEST_CASE(stop_time_returns_are_those_of_normal_mode) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(roots_come_in_the_order_of_normal_mode) {
+  // Roots of q with output times closer than the steps: some roots lie past tout in the step
+  // that reaches tout, where normal mode returns tout first. A root's time and state may differ
+  // within ARKODE's root tolerance (the one-step mode searches the whole step).
+  for (const Method method : methods) {
+    BOOST_TEST_CONTEXT(method_name(method)) {
+      const Solver plain(method, 1e-5, 1e-7, true), wrapped(method, 1e-5, 1e-7, true);
+      sun::ArkodeAudit audit = oscillator_audit();
+      const std::vector<double> times = output_times(0.01, 600);
+      const auto plain_returns = output_loop(plain, times, without_audit());
+      const auto wrapped_returns = output_loop(wrapped, times, audited(audit));
+      BOOST_TEST_REQUIRE(plain_returns.size() == wrapped_returns.size());
+      int roots = 0, roots_after_tout = 0;
+      for (std::size_t i = 0; i < plain_returns.size(); ++i) {
+        const SolverReturn &p = plain_returns[i], &w = wrapped_returns[i];
+        BOOST_TEST_CONTEXT("return " << i << " at t = " << p.t) {
+          BOOST_TEST(p.flag == w.flag);
+          BOOST_TEST(p.root_found == w.root_found);
+          BOOST_TEST(std::abs(p.t - w.t) < 1e-9);
+          for (std::size_t k = 0; k < p.y.size(); ++k) BOOST_TEST(std::abs(p.y[k] - w.y[k]) < 1e-8);
+          BOOST_TEST(p.t_current == w.t_current);
+        }
+        if (p.flag == ARK_ROOT_RETURN) {
+          ++roots;
+          if (i > 0 && plain_returns[i - 1].flag == ARK_SUCCESS && plain_returns[i - 1].t_current == p.t_current) {
+            ++roots_after_tout;
+          }
+        }
+      }
+      BOOST_TEST_MESSAGE(method_name(method) << ": " << roots << " roots, " << roots_after_tout
+                                             << " of them past tout in the step that reached tout");
+      BOOST_TEST(roots == 6);  // q = 0 every pi / omega = 1.05 s, first at 0.535 s, up to t = 6
+      BOOST_TEST(roots_after_tout > 0);
+      BOOST_TEST(plain.steps() == wrapped.steps());
+      BOOST_TEST(audit.audited_steps() == wrapped.steps());
+    }
+  }
+}
+
 // The oscillator audited without its damper's power: C = E falls, and the audit fails.
 BOOST_AUTO_TEST_CASE(a_missing_damper_power_fails) {
   sun::DropInEnergies energies = oscillator_energies();
