@@ -1,6 +1,7 @@
 /* The C program of c_arkode_drop_in_program.h, compiled as C99. */
 #include "c_arkode_drop_in_program.h"
 
+#include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_config.h>
@@ -44,14 +45,22 @@ static double power(const double *q, const double *v, double t, void *user_data)
   return -d->c * v[0] * v[0];
 }
 
-/* One step with plain ERKStepEvolve: ARK_ONE_STEP first returns the end of the last step, when an
- * earlier call returned before it, and steps on the next call. */
-static int plain_step(void *arkode_mem, sunrealtype tout, N_Vector y, sunrealtype *t) {
+static int plain_evolve(int arkstep, void *arkode_mem, sunrealtype tout, N_Vector y, sunrealtype *t, int itask) {
+  return arkstep ? ARKStepEvolve(arkode_mem, tout, y, t, itask) : ERKStepEvolve(arkode_mem, tout, y, t, itask);
+}
+
+static int steps(int arkstep, void *arkode_mem, long *count) {
+  return arkstep ? ARKStepGetNumSteps(arkode_mem, count) : ERKStepGetNumSteps(arkode_mem, count);
+}
+
+/* One step with the plain evolve function: ARK_ONE_STEP first returns the end of the last step,
+ * when an earlier call returned before it, and steps on the next call. */
+static int plain_step(int arkstep, void *arkode_mem, sunrealtype tout, N_Vector y, sunrealtype *t) {
   long before = 0, after = 0;
-  int flag = ERKStepGetNumSteps(arkode_mem, &before);
+  int flag = steps(arkstep, arkode_mem, &before);
   while (flag >= 0 && after <= before) {
-    flag = ERKStepEvolve(arkode_mem, tout, y, t, ARK_ONE_STEP);
-    if (flag >= 0) flag = ERKStepGetNumSteps(arkode_mem, &after);
+    flag = plain_evolve(arkstep, arkode_mem, tout, y, t, ARK_ONE_STEP);
+    if (flag >= 0) flag = steps(arkstep, arkode_mem, &after);
   }
   return flag;
 }
@@ -60,8 +69,8 @@ EaArkodeAudit *oscillator_arkode_audit(OscillatorData *data, int dofs) {
   return ea_arkode_audit_create(dofs, kinetic, potential, power, data, 1.0e-3);
 }
 
-int run_oscillator_erkstep(OscillatorData *data, EaArkodeAudit *audit, int length, int outputs,
-                           int plain_step_before, double *states) {
+int run_oscillator_arkode(OscillatorData *data, EaArkodeAudit *audit, int arkstep, int length, int outputs,
+                          int plain_step_before, double *states) {
   SUNContext context = NULL;
   N_Vector y = NULL;
   void *arkode_mem = NULL;
@@ -72,22 +81,35 @@ int run_oscillator_erkstep(OscillatorData *data, EaArkodeAudit *audit, int lengt
   y = N_VNew_Serial(length, context);
   N_VConst(0.0, y);
   NV_Ith_S(y, 0) = 1.0;
-  arkode_mem = ERKStepCreate(rhs, 0.0, y, context);
-  flag = ERKStepSetUserData(arkode_mem, data);
-  if (flag >= 0) flag = ERKStepSStolerances(arkode_mem, 1e-10, 1e-12);
-  if (flag >= 0) flag = ERKStepSetMaxNumSteps(arkode_mem, 100000);
+  if (arkstep) {
+    arkode_mem = ARKStepCreate(rhs, NULL, 0.0, y, context);
+    flag = ARKStepSetUserData(arkode_mem, data);
+    if (flag >= 0) flag = ARKStepSStolerances(arkode_mem, 1e-10, 1e-12);
+    if (flag >= 0) flag = ARKStepSetMaxNumSteps(arkode_mem, 100000);
+  } else {
+    arkode_mem = ERKStepCreate(rhs, 0.0, y, context);
+    flag = ERKStepSetUserData(arkode_mem, data);
+    if (flag >= 0) flag = ERKStepSStolerances(arkode_mem, 1e-10, 1e-12);
+    if (flag >= 0) flag = ERKStepSetMaxNumSteps(arkode_mem, 100000);
+  }
   if (flag < 0) result = flag;
   for (i = 0; i < outputs && result == 0; ++i, tout += 0.5) {
-    flag = i == plain_step_before ? plain_step(arkode_mem, tout, y, &t) : 0;
-    if (flag >= 0) {
-      flag = audit != NULL ? ea_arkode_audit_erkstep_evolve(audit, arkode_mem, tout, y, &t, ARK_NORMAL)
-                           : ERKStepEvolve(arkode_mem, tout, y, &t, ARK_NORMAL);
+    flag = i == plain_step_before ? plain_step(arkstep, arkode_mem, tout, y, &t) : 0;
+    if (flag >= 0 && audit == NULL) {
+      flag = plain_evolve(arkstep, arkode_mem, tout, y, &t, ARK_NORMAL);
+    } else if (flag >= 0) {
+      flag = arkstep ? ea_arkode_audit_arkstep_evolve(audit, arkode_mem, tout, y, &t, ARK_NORMAL)
+                     : ea_arkode_audit_erkstep_evolve(audit, arkode_mem, tout, y, &t, ARK_NORMAL);
     }
     if (flag < 0) result = flag;
     states[2 * i] = NV_Ith_S(y, 0);
     states[2 * i + 1] = NV_Ith_S(y, 1);
   }
-  ERKStepFree(&arkode_mem);
+  if (arkstep) {
+    ARKStepFree(&arkode_mem);
+  } else {
+    ERKStepFree(&arkode_mem);
+  }
   N_VDestroy(y);
   SUNContext_Free(&context);
   return result;

@@ -16,14 +16,14 @@ extern "C" {
 /* The audit of the oscillator: T, V and P reading `data`; dofs as given. */
 EaArkodeAudit *oscillator_arkode_audit(OscillatorData *data, int dofs);
 
-/* Integrates with ERKStep's default method to `outputs` output times 0.5 s apart, storing q and v
- * at each in states[2 i], states[2 i + 1]; through `audit` when it is not NULL, else with plain
- * ERKStepEvolve. The state has `length` entries (2 for the oscillator; more are zero and stay
- * so). Before output `plain_step_before` (none when negative) it takes one step with plain
- * ERKStepEvolve in ARK_ONE_STEP mode, beside the audit. Returns 0, or the first negative flag of
- * an evolve call. */
-int run_oscillator_erkstep(OscillatorData *data, EaArkodeAudit *audit, int length, int outputs,
-                           int plain_step_before, double *states);
+/* Integrates with ERKStep's default method (with `arkstep`, ARKStep's default explicit method)
+ * to `outputs` output times 0.5 s apart, storing q and v at each in states[2 i], states[2 i + 1];
+ * through `audit` when it is not NULL, else with plain ERKStepEvolve (ARKStepEvolve). The state
+ * has `length` entries (2 for the oscillator; more are zero and stay so). Before output
+ * `plain_step_before` (none when negative) it takes one step with the plain evolve function in
+ * ARK_ONE_STEP mode, beside the audit. Returns 0, or the first negative flag of an evolve call. */
+int run_oscillator_arkode(OscillatorData *data, EaArkodeAudit *audit, int arkstep, int length, int outputs,
+                          int plain_step_before, double *states);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 // The C interface of the ARKODE drop-in audit (arkode_drop_in.h) from a program compiled as C99
-// (c_arkode_drop_in_program.c): the solution bit for bit that of plain ERKStepEvolve, Z against
-// the energy the damper took, user_data reaching the energy functions, and errors as return codes
-// with one-line messages, a failure inside the audit as well as a bad argument.
+// (c_arkode_drop_in_program.c): the solution bit for bit that of plain ERKStepEvolve and
+// ARKStepEvolve, Z against the energy the damper took, user_data reaching the energy functions,
+// and errors as return codes with one-line messages, a failure inside the audit as well as a bad
+// argument.
 // c_arkode_header_after_macros.c compiles the header as C after SUNDIALS' example macros.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -29,10 +30,10 @@ BOOST_AUTO_TEST_SUITE(c_interface)
 BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   OscillatorData plain_data{2.0, 0.4, 18.0, 0}, audited_data{2.0, 0.4, 18.0, 0};
   std::vector<double> plain(2 * outputs), audited(2 * outputs);
-  BOOST_TEST_REQUIRE(run_oscillator_erkstep(&plain_data, nullptr, 2, outputs, -1, plain.data()) == 0);
+  BOOST_TEST_REQUIRE(run_oscillator_arkode(&plain_data, nullptr, 0, 2, outputs, -1, plain.data()) == 0);
   const Audit audit{oscillator_arkode_audit(&audited_data, 1)};
   BOOST_TEST_REQUIRE(audit.handle != nullptr);
-  BOOST_TEST_REQUIRE(run_oscillator_erkstep(&audited_data, audit.handle, 2, outputs, -1, audited.data()) == 0,
+  BOOST_TEST_REQUIRE(run_oscillator_arkode(&audited_data, audit.handle, 0, 2, outputs, -1, audited.data()) == 0,
                      ea_arkode_audit_last_error(audit.handle));
   for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == audited[i]);  // exactly
   BOOST_TEST(plain_data.energy_calls == 0);
@@ -60,6 +61,25 @@ BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   BOOST_TEST(last.control == 9.0, boost::test_tools::tolerance(1e-7));
 }
 
+// The same through ea_arkode_audit_arkstep_evolve on ARKStep's explicit method.
+BOOST_AUTO_TEST_CASE(the_arkstep_evolve_leaves_the_solution_bit_for_bit) {
+  OscillatorData plain_data{2.0, 0.4, 18.0, 0}, audited_data{2.0, 0.4, 18.0, 0};
+  std::vector<double> plain(2 * outputs), audited(2 * outputs);
+  BOOST_TEST_REQUIRE(run_oscillator_arkode(&plain_data, nullptr, 1, 2, outputs, -1, plain.data()) == 0);
+  const Audit audit{oscillator_arkode_audit(&audited_data, 1)};
+  BOOST_TEST_REQUIRE(run_oscillator_arkode(&audited_data, audit.handle, 1, 2, outputs, -1, audited.data()) == 0,
+                     ea_arkode_audit_last_error(audit.handle));
+  for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == audited[i]);  // exactly
+  BOOST_TEST(ea_arkode_audit_passed(audit.handle) == 1);
+  BOOST_TEST(ea_arkode_audit_relative_drift(audit.handle) < 1e-7);
+  // A step taken beside the audit is named with the function the program called.
+  const Audit beside{oscillator_arkode_audit(&audited_data, 1)};
+  BOOST_TEST(run_oscillator_arkode(&audited_data, beside.handle, 1, 2, outputs, 3, audited.data()) ==
+             EA_ARKODE_AUDIT_FAILED);
+  BOOST_TEST(std::string(ea_arkode_audit_last_error(beside.handle)) ==
+             "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ARKStepEvolve and cannot be audited");
+}
+
 BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   OscillatorData data{2.0, 0.4, 18.0, 0};
   std::vector<double> states(2 * outputs);
@@ -68,7 +88,7 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
     BOOST_TEST_REQUIRE(no_dofs.handle != nullptr);
     BOOST_TEST(std::string(ea_arkode_audit_last_error(no_dofs.handle)) ==
                "ArkodeAudit: dofs = 0; the number of coordinates must be > 0");
-    BOOST_TEST(run_oscillator_erkstep(&data, no_dofs.handle, 2, outputs, -1, states.data()) ==
+    BOOST_TEST(run_oscillator_arkode(&data, no_dofs.handle, 0, 2, outputs, -1, states.data()) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(ea_arkode_audit_passed(no_dofs.handle) == 0);
   }
@@ -79,7 +99,7 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   }
   {
     const Audit too_many_dofs{oscillator_arkode_audit(&data, 2)};  // the state holds q and v of one coordinate
-    BOOST_TEST(run_oscillator_erkstep(&data, too_many_dofs.handle, 2, outputs, -1, states.data()) ==
+    BOOST_TEST(run_oscillator_arkode(&data, too_many_dofs.handle, 0, 2, outputs, -1, states.data()) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_arkode_audit_last_error(too_many_dofs.handle)) ==
                "ArkodeAudit: the ARKODE state has 2 entries; the audit of 2 coordinates needs y = [q, v], at least 4");
@@ -87,7 +107,7 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   {
     const Audit rates_late{oscillator_arkode_audit(&data, 1)};
     BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) == EA_ARKODE_AUDIT_SUCCESS);
-    BOOST_TEST_REQUIRE(run_oscillator_erkstep(&data, rates_late.handle, 2, 1, -1, states.data()) == 0);
+    BOOST_TEST_REQUIRE(run_oscillator_arkode(&data, rates_late.handle, 0, 2, 1, -1, states.data()) == 0);
     BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_arkode_audit_last_error(rates_late.handle)) ==
@@ -114,7 +134,7 @@ BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_a_failure_with_its_message
   OscillatorData data{2.0, 0.4, 18.0, 0};
   std::vector<double> states(2 * outputs);
   const Audit audit{oscillator_arkode_audit(&data, 1)};
-  BOOST_TEST(run_oscillator_erkstep(&data, audit.handle, 2, outputs, 3, states.data()) == EA_ARKODE_AUDIT_FAILED);
+  BOOST_TEST(run_oscillator_arkode(&data, audit.handle, 0, 2, outputs, 3, states.data()) == EA_ARKODE_AUDIT_FAILED);
   BOOST_TEST(std::string(ea_arkode_audit_last_error(audit.handle)) ==
              "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ERKStepEvolve and cannot be audited");
   BOOST_TEST(std::string(ea_arkode_audit_verdict(audit.handle)) == "incomplete");
