@@ -122,6 +122,29 @@ BOOST_AUTO_TEST_CASE(stop_time_returns_are_those_of_normal_mode) {
   }
 }
 
+#if SUNDIALS_VERSION_MAJOR >= 7
+// SUNDIALS 7: ARKodeEvolve, for any stepper, is audited as the stepper's own evolve function.
+BOOST_AUTO_TEST_CASE(arkode_evolve_is_audited_alike) {
+  for (const Method method : methods) {
+    BOOST_TEST_CONTEXT(method_name(method)) {
+      const Solver plain(method, 1e-8, 1e-10), wrapped(method, 1e-8, 1e-10);
+      sun::ArkodeAudit audit = oscillator_audit();
+      const Call plain_call = [](const Solver& s, sunrealtype tout, sunrealtype* t, int itask) {
+        return ARKodeEvolve(s.mem(), tout, s.y.get(), t, itask);
+      };
+      const Call audited_call = [&audit](const Solver& s, sunrealtype tout, sunrealtype* t, int itask) {
+        return audit.ARKodeEvolve(s.mem(), tout, s.y.get(), t, itask);
+      };
+      const std::vector<double> times = output_times(0.1, 50);
+      require_identical(output_loop(plain, times, plain_call), output_loop(wrapped, times, audited_call));
+      BOOST_TEST(plain.rhs_evaluations() == wrapped.rhs_evaluations());
+      BOOST_TEST(audit.audited_steps() == wrapped.steps());
+      BOOST_TEST(audit.passed());
+    }
+  }
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(roots_come_in_the_order_of_normal_mode) {
   // Roots of q with output times closer than the steps: some roots lie past tout in the step
   // that reaches tout, where normal mode returns tout first. A root's time and state may differ
