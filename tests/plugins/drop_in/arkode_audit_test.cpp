@@ -1,8 +1,9 @@
 // ArkodeAudit, the drop-in audit of ARKODE programs, on the damped oscillator (arkode_program.hpp)
 // on ERKStep, on ARKStep's explicit and on its implicit (DIRK) method: Z against the closed form,
 // the solution and the return sequence bit for bit those of the plain evolve calls (output times,
-// one-step mode, stop times), a step taken beside the audit refused, the header after SUNDIALS'
-// example macros; and the example programs (examples/drop_in_arkode/) as a user runs them.
+// one-step mode, stop times, roots), the start mid-run and the restart after ERKStepReInit, a
+// step taken beside the audit refused, the header after SUNDIALS' example macros; and the
+// example programs (examples/drop_in_arkode/) as a user runs them.
 #include <sys/wait.h>
 
 #include <boost/test/unit_test.hpp>
@@ -213,6 +214,26 @@ BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_refused) {
                "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ERKStepEvolve and cannot be audited";
       });
   BOOST_TEST(std::string(audit.verdict()) == "incomplete");
+}
+
+BOOST_AUTO_TEST_CASE(the_audit_starts_where_the_integrator_stands_and_continues_after_reinit) {
+  const Solver solver(Method::erk, 1e-10, 1e-12);
+  sunrealtype t = 0;
+  BOOST_TEST(ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, ARK_NORMAL) == ARK_SUCCESS);  // before the audit
+  const double t_start = solver.current_time();  // past t = 1: the last step's end
+  sun::ArkodeAudit audit = oscillator_audit();
+  BOOST_TEST(audit.ERKStepEvolve(solver.mem(), 2.0, solver.y.get(), &t, ARK_NORMAL) == ARK_SUCCESS);
+  const long first_segment = audit.audited_steps();
+  BOOST_TEST(first_segment > 0);
+  // Restart from the state at t = 2 (no jump): C carries on.
+  check(ERKStepReInit(solver.mem(), oscillator_rhs, t, solver.y.get()), "ERKStepReInit");
+  BOOST_TEST(audit.ERKStepEvolve(solver.mem(), 4.0, solver.y.get(), &t, ARK_NORMAL) == ARK_SUCCESS);
+  BOOST_TEST(audit.audited_steps() == first_segment + solver.steps());
+  const ExactState start = oscillator_exact(t_start), end = oscillator_exact(audit.last_step().t);
+  const double lost = oscillator_energy(start.q, start.v) - oscillator_energy(end.q, end.v);
+  BOOST_TEST(std::abs(audit.last_step().energy_flow - lost) < 1e-6);
+  BOOST_TEST(audit.relative_drift() < 1e-7);
+  BOOST_TEST(audit.passed());
 }
 
 BOOST_AUTO_TEST_CASE(bad_arguments_are_named) {
