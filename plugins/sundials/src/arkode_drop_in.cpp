@@ -25,7 +25,8 @@ enum class Stepper { erk, ark, any };
 /// current call.
 struct ArkodeCalls {
   static constexpr int normal = ARK_NORMAL, one_step = ARK_ONE_STEP, success = ARK_SUCCESS,
-                       root_return = ARK_ROOT_RETURN, tstop_return = ARK_TSTOP_RETURN, ill_input = ARK_ILL_INPUT;
+                       root_return = ARK_ROOT_RETURN, tstop_return = ARK_TSTOP_RETURN,
+                       ill_input = ARK_ILL_INPUT;
   static constexpr const char* audit_name = "ArkodeAudit";
   static constexpr const char* solver_name = "ARKODE";
 
@@ -98,7 +99,9 @@ struct ArkodeCalls {
 #endif
   }
   /// ARK_NORMAL's output at t: the interpolant, as the evolve function itself interpolates.
-  int output(void* memory, sunrealtype t, detail::SolverOutput out) const { return interpolate(memory, t, 0, out.y); }
+  int output(void* memory, sunrealtype t, detail::SolverOutput out) const {
+    return interpolate(memory, t, 0, out.y);
+  }
   int set_stop_time(void* memory, sunrealtype t) const {
 #if SUNDIALS_VERSION_MAJOR >= 7
     return ARKodeSetStopTime(memory, t);
@@ -111,7 +114,8 @@ struct ArkodeCalls {
 #if SUNDIALS_VERSION_MAJOR >= 7
     char* allocated = ARKodeGetReturnFlagName(flag);
 #else
-    char* allocated = stepper == Stepper::erk ? ERKStepGetReturnFlagName(flag) : ARKStepGetReturnFlagName(flag);
+    char* allocated =
+        stepper == Stepper::erk ? ERKStepGetReturnFlagName(flag) : ARKStepGetReturnFlagName(flag);
 #endif
     const std::unique_ptr<char, decltype(&std::free)> name(allocated, &std::free);
     return name ? std::string(name.get()) : "flag " + std::to_string(flag);
@@ -129,10 +133,13 @@ struct ArkodeAudit::State : detail::DropInAuditState<ArkodeCalls> {
   using DropInAuditState::DropInAuditState;
 
   /// The program's evolve call through `stepper`'s functions, audited.
-  int evolve(Stepper stepper, void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+  int evolve(Stepper stepper, void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
+             int itask) {
     calls.use(stepper);
-    if (arkode_mem == nullptr || yout == nullptr || tret == nullptr || (itask != ARK_NORMAL && itask != ARK_ONE_STEP)) {
-      return calls.solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);  // ARKODE reports it
+    if (arkode_mem == nullptr || yout == nullptr || tret == nullptr ||
+        (itask != ARK_NORMAL && itask != ARK_ONE_STEP)) {
+      return calls.solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret,
+                         itask);  // ARKODE reports it
     }
     return solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);
   }
@@ -140,14 +147,16 @@ struct ArkodeAudit::State : detail::DropInAuditState<ArkodeCalls> {
 
 ArkodeAudit::ArkodeAudit(int dofs, DropInEnergies energies, double threshold) {
   if (dofs <= 0) {
-    throw InvalidArgument("ArkodeAudit: dofs = " + std::to_string(dofs) + "; the number of coordinates must be > 0");
+    throw InvalidArgument("ArkodeAudit: dofs = " + std::to_string(dofs) +
+                          "; the number of coordinates must be > 0");
   }
   if (!energies.kinetic_energy || !energies.potential_energy) {
     throw InvalidArgument("ArkodeAudit: the kinetic and the potential energy are required");
   }
   if (energies.constraint_power) {
     throw InvalidArgument(
-        "ArkodeAudit: constraint_power reads multipliers from the state, and an ARKODE state y = [q, v] has none; "
+        "ArkodeAudit: constraint_power reads multipliers from the state, and an ARKODE state y = [q, v] has "
+        "none; "
         "IdaAudit audits programs with multipliers");
   }
   state_ = std::make_unique<State>(dofs, std::move(energies), threshold);
@@ -162,14 +171,17 @@ ArkodeAudit::State& ArkodeAudit::state() const {
   return *state_;
 }
 
-int ArkodeAudit::ERKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+int ArkodeAudit::ERKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
+                               int itask) {
   return state().evolve(Stepper::erk, arkode_mem, tout, yout, tret, itask);
 }
-int ArkodeAudit::ARKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+int ArkodeAudit::ARKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
+                               int itask) {
   return state().evolve(Stepper::ark, arkode_mem, tout, yout, tret, itask);
 }
 #if SUNDIALS_VERSION_MAJOR >= 7
-int ArkodeAudit::ARKodeEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+int ArkodeAudit::ARKodeEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
+                              int itask) {
   return state().evolve(Stepper::any, arkode_mem, tout, yout, tret, itask);
 }
 #endif
@@ -186,7 +198,8 @@ void ArkodeAudit::set_equation_threshold(double threshold) {
   if (s.audit.accepted_steps() > 0) {
     throw InvalidArgument("ArkodeAudit: set the equation threshold before the first evolve call");
   }
-  s.audit = Audit(AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
+  s.audit = Audit(
+      AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
 }
 bool ArkodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
 std::string ArkodeAudit::diagnosis() const { return state().diagnosis(); }

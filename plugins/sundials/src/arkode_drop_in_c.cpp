@@ -55,16 +55,19 @@ int ea_arkode_audit_set_share_sum(EaArkodeAudit* audit, EaShareSumFn sum, void* 
 
 int ea_arkode_audit_erkstep_evolve(EaArkodeAudit* audit, void* arkode_mem, sunrealtype tout, N_Vector yout,
                                    sunrealtype* tret, int itask) {
-  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ERKStepEvolve, arkode_mem, tout, yout, tret, itask);
+  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ERKStepEvolve, arkode_mem, tout, yout, tret,
+                        itask);
 }
 int ea_arkode_audit_arkstep_evolve(EaArkodeAudit* audit, void* arkode_mem, sunrealtype tout, N_Vector yout,
                                    sunrealtype* tret, int itask) {
-  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ARKStepEvolve, arkode_mem, tout, yout, tret, itask);
+  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ARKStepEvolve, arkode_mem, tout, yout, tret,
+                        itask);
 }
 #if SUNDIALS_VERSION_MAJOR >= 7
 int ea_arkode_audit_evolve(EaArkodeAudit* audit, void* arkode_mem, sunrealtype tout, N_Vector yout,
                            sunrealtype* tret, int itask) {
-  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ARKodeEvolve, arkode_mem, tout, yout, tret, itask);
+  return audited_evolve(audit, &energy_audit::sun::ArkodeAudit::ARKodeEvolve, arkode_mem, tout, yout, tret,
+                        itask);
 }
 #endif
 
@@ -83,7 +86,9 @@ int ea_arkode_audit_last_energies(const EaArkodeAudit* audit, EaArkodeAuditEnerg
 }
 const char* ea_arkode_audit_diagnosis(EaArkodeAudit* audit) { return detail::diagnosis(audit); }
 const char* ea_arkode_audit_last_error(const EaArkodeAudit* audit) { return detail::last_error(audit); }
-void ea_arkode_audit_print_summary(const EaArkodeAudit* audit, FILE* out) { detail::print_summary(audit, out); }
+void ea_arkode_audit_print_summary(const EaArkodeAudit* audit, FILE* out) {
+  detail::print_summary(audit, out);
+}
 void ea_arkode_audit_free(EaArkodeAudit* audit) { delete audit; }
 
 }  // extern "C"

@@ -40,8 +40,8 @@ struct SolverOutput {
 /// interpolation functions are reached through an object, so that one solver with several
 /// steppers (ARKODE's ERKStep and ARKStep) may choose them per call; the flags are constants.
 template <class Calls>
-concept SolverCalls = requires(const Calls calls, void* memory, sunrealtype t, int k, N_Vector v, SolverOutput out,
-                               sunrealtype* tret) {
+concept SolverCalls = requires(const Calls calls, void* memory, sunrealtype t, int k, N_Vector v,
+                               SolverOutput out, sunrealtype* tret) {
   { calls.solve(memory, t, out, tret, k) } -> std::same_as<int>;
   { calls.steps(memory) } -> std::same_as<long>;
   { calls.current_time(memory) } -> std::same_as<double>;
@@ -56,10 +56,10 @@ concept SolverCalls = requires(const Calls calls, void* memory, sunrealtype t, i
   { Calls::root_return } -> std::convertible_to<int>;
   { Calls::tstop_return } -> std::convertible_to<int>;
   { Calls::ill_input } -> std::convertible_to<int>;
-  { Calls::audit_name } -> std::convertible_to<const char*>;      // "CvodeAudit"
-  { calls.solve_name } -> std::convertible_to<const char*>;       // "CVode"
-  { Calls::solver_name } -> std::convertible_to<const char*>;     // "CVODE"
-  { calls.interpolate_name } -> std::convertible_to<const char*>; // "CVodeGetDky"
+  { Calls::audit_name } -> std::convertible_to<const char*>;       // "CvodeAudit"
+  { calls.solve_name } -> std::convertible_to<const char*>;        // "CVode"
+  { Calls::solver_name } -> std::convertible_to<const char*>;      // "CVODE"
+  { calls.interpolate_name } -> std::convertible_to<const char*>;  // "CVodeGetDky"
 };
 
 // 4-point Gauss–Legendre rule on [-1, 1]: exact for polynomials of degree 7.

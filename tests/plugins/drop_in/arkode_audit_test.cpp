@@ -63,7 +63,8 @@ BOOST_AUTO_TEST_CASE(the_wrapper_does_not_change_the_solution) {
       sun::ArkodeAudit audit = oscillator_audit();
       // Outputs both between steps and across several.
       const std::vector<double> times = output_times(0.1, 100);
-      require_identical(output_loop(plain, times, without_audit()), output_loop(wrapped, times, audited(audit)));
+      require_identical(output_loop(plain, times, without_audit()),
+                        output_loop(wrapped, times, audited(audit)));
       BOOST_TEST(plain.steps() == wrapped.steps());
       BOOST_TEST(plain.rhs_evaluations() == wrapped.rhs_evaluations());  // the audit only interpolates
       BOOST_TEST(audit.audited_steps() == wrapped.steps());
@@ -170,7 +171,8 @@ BOOST_AUTO_TEST_CASE(roots_come_in_the_order_of_normal_mode) {
         }
         if (p.flag == ARK_ROOT_RETURN) {
           ++roots;
-          if (i > 0 && plain_returns[i - 1].flag == ARK_SUCCESS && plain_returns[i - 1].t_current == p.t_current) {
+          if (i > 0 && plain_returns[i - 1].flag == ARK_SUCCESS &&
+              plain_returns[i - 1].t_current == p.t_current) {
             ++roots_after_tout;
           }
         }
@@ -208,18 +210,20 @@ BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_refused) {
   while (solver.steps() == steps) {
     BOOST_TEST_REQUIRE(ERKStepEvolve(solver.mem(), 5.0, solver.y.get(), &t, ARK_ONE_STEP) >= 0);
   }
-  BOOST_CHECK_EXCEPTION(
-      audited(audit)(solver, 2.0, &t, ARK_NORMAL), energy_audit::Error, [](const energy_audit::Error& e) {
-        return std::string(e.what()) ==
-               "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ERKStepEvolve and cannot be audited";
-      });
+  BOOST_CHECK_EXCEPTION(audited(audit)(solver, 2.0, &t, ARK_NORMAL), energy_audit::Error,
+                        [](const energy_audit::Error& e) {
+                          return std::string(e.what()) ==
+                                 "ArkodeAudit: 1 ARKODE step(s) were taken outside "
+                                 "ArkodeAudit::ERKStepEvolve and cannot be audited";
+                        });
   BOOST_TEST(std::string(audit.verdict()) == "incomplete");
 }
 
 BOOST_AUTO_TEST_CASE(the_audit_starts_where_the_integrator_stands_and_continues_after_reinit) {
   const Solver solver(Method::erk, 1e-10, 1e-12);
   sunrealtype t = 0;
-  BOOST_TEST(ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, ARK_NORMAL) == ARK_SUCCESS);  // before the audit
+  BOOST_TEST(ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, ARK_NORMAL) ==
+             ARK_SUCCESS);                       // before the audit
   const double t_start = solver.current_time();  // past t = 1: the last step's end
   sun::ArkodeAudit audit = oscillator_audit();
   BOOST_TEST(audit.ERKStepEvolve(solver.mem(), 2.0, solver.y.get(), &t, ARK_NORMAL) == ARK_SUCCESS);
@@ -239,17 +243,18 @@ BOOST_AUTO_TEST_CASE(the_audit_starts_where_the_integrator_stands_and_continues_
 BOOST_AUTO_TEST_CASE(bad_arguments_are_named) {
   BOOST_CHECK_EXCEPTION(sun::ArkodeAudit(0, oscillator_energies()), energy_audit::InvalidArgument,
                         [](const energy_audit::InvalidArgument& e) {
-                          return std::string(e.what()) == "ArkodeAudit: dofs = 0; the number of coordinates must be > 0";
+                          return std::string(e.what()) ==
+                                 "ArkodeAudit: dofs = 0; the number of coordinates must be > 0";
                         });
   const Solver solver(Method::erk, 1e-8, 1e-10);
   sun::ArkodeAudit too_many_dofs(2, oscillator_energies());
   sunrealtype t = 0;
-  BOOST_CHECK_EXCEPTION(
-      too_many_dofs.ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, ARK_NORMAL), energy_audit::InvalidArgument,
-      [](const energy_audit::InvalidArgument& e) {
-        return std::string(e.what()) ==
-               "ArkodeAudit: the ARKODE state has 2 entries; the audit of 2 coordinates needs y = [q, v], at least 4";
-      });
+  BOOST_CHECK_EXCEPTION(too_many_dofs.ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, ARK_NORMAL),
+                        energy_audit::InvalidArgument, [](const energy_audit::InvalidArgument& e) {
+                          return std::string(e.what()) ==
+                                 "ArkodeAudit: the ARKODE state has 2 entries; the audit of 2 coordinates "
+                                 "needs y = [q, v], at least 4";
+                        });
   // A bad itask is ARKODE's to report, as without the audit.
   sun::ArkodeAudit audit = oscillator_audit();
   BOOST_TEST(audit.ERKStepEvolve(solver.mem(), 1.0, solver.y.get(), &t, 7) == ARK_ILL_INPUT);

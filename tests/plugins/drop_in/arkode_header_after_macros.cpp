@@ -3,11 +3,11 @@
 // clang-format off
 #include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
-// clang-format on
 
 #include "sundials_example_macros.h"
 
 #include <energy_audit/sundials/arkode_drop_in.hpp>
+// clang-format on
 
 /// NEQ + Y1 + ONE + T0 + ZERO after the header, with an ArkodeAudit made there: 5 when the
 /// macros are still the program's.

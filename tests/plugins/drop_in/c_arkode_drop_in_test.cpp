@@ -33,8 +33,9 @@ BOOST_AUTO_TEST_CASE(the_audit_leaves_the_solution_bit_for_bit_and_passes) {
   BOOST_TEST_REQUIRE(run_oscillator_arkode(&plain_data, nullptr, 0, 2, outputs, -1, plain.data()) == 0);
   const Audit audit{oscillator_arkode_audit(&audited_data, 1)};
   BOOST_TEST_REQUIRE(audit.handle != nullptr);
-  BOOST_TEST_REQUIRE(run_oscillator_arkode(&audited_data, audit.handle, 0, 2, outputs, -1, audited.data()) == 0,
-                     ea_arkode_audit_last_error(audit.handle));
+  BOOST_TEST_REQUIRE(
+      run_oscillator_arkode(&audited_data, audit.handle, 0, 2, outputs, -1, audited.data()) == 0,
+      ea_arkode_audit_last_error(audit.handle));
   for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == audited[i]);  // exactly
   BOOST_TEST(plain_data.energy_calls == 0);
   BOOST_TEST(audited_data.energy_calls > 0);  // the program's user_data reached T, V and P
@@ -67,8 +68,9 @@ BOOST_AUTO_TEST_CASE(the_arkstep_evolve_leaves_the_solution_bit_for_bit) {
   std::vector<double> plain(2 * outputs), audited(2 * outputs);
   BOOST_TEST_REQUIRE(run_oscillator_arkode(&plain_data, nullptr, 1, 2, outputs, -1, plain.data()) == 0);
   const Audit audit{oscillator_arkode_audit(&audited_data, 1)};
-  BOOST_TEST_REQUIRE(run_oscillator_arkode(&audited_data, audit.handle, 1, 2, outputs, -1, audited.data()) == 0,
-                     ea_arkode_audit_last_error(audit.handle));
+  BOOST_TEST_REQUIRE(
+      run_oscillator_arkode(&audited_data, audit.handle, 1, 2, outputs, -1, audited.data()) == 0,
+      ea_arkode_audit_last_error(audit.handle));
   for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == audited[i]);  // exactly
   BOOST_TEST(ea_arkode_audit_passed(audit.handle) == 1);
   BOOST_TEST(ea_arkode_audit_relative_drift(audit.handle) < 1e-7);
@@ -76,8 +78,9 @@ BOOST_AUTO_TEST_CASE(the_arkstep_evolve_leaves_the_solution_bit_for_bit) {
   const Audit beside{oscillator_arkode_audit(&audited_data, 1)};
   BOOST_TEST(run_oscillator_arkode(&audited_data, beside.handle, 1, 2, outputs, 3, audited.data()) ==
              EA_ARKODE_AUDIT_FAILED);
-  BOOST_TEST(std::string(ea_arkode_audit_last_error(beside.handle)) ==
-             "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ARKStepEvolve and cannot be audited");
+  BOOST_TEST(
+      std::string(ea_arkode_audit_last_error(beside.handle)) ==
+      "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ARKStepEvolve and cannot be audited");
 }
 
 BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
@@ -98,15 +101,18 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
                "ea_arkode_audit_create: the kinetic energy function is NULL; T and V are required");
   }
   {
-    const Audit too_many_dofs{oscillator_arkode_audit(&data, 2)};  // the state holds q and v of one coordinate
+    const Audit too_many_dofs{
+        oscillator_arkode_audit(&data, 2)};  // the state holds q and v of one coordinate
     BOOST_TEST(run_oscillator_arkode(&data, too_many_dofs.handle, 0, 2, outputs, -1, states.data()) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_arkode_audit_last_error(too_many_dofs.handle)) ==
-               "ArkodeAudit: the ARKODE state has 2 entries; the audit of 2 coordinates needs y = [q, v], at least 4");
+               "ArkodeAudit: the ARKODE state has 2 entries; the audit of 2 coordinates needs y = [q, v], at "
+               "least 4");
   }
   {
     const Audit rates_late{oscillator_arkode_audit(&data, 1)};
-    BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) == EA_ARKODE_AUDIT_SUCCESS);
+    BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) ==
+               EA_ARKODE_AUDIT_SUCCESS);
     BOOST_TEST_REQUIRE(run_oscillator_arkode(&data, rates_late.handle, 0, 2, 1, -1, states.data()) == 0);
     BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
@@ -134,9 +140,11 @@ BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_a_failure_with_its_message
   OscillatorData data{2.0, 0.4, 18.0, 0};
   std::vector<double> states(2 * outputs);
   const Audit audit{oscillator_arkode_audit(&data, 1)};
-  BOOST_TEST(run_oscillator_arkode(&data, audit.handle, 0, 2, outputs, 3, states.data()) == EA_ARKODE_AUDIT_FAILED);
-  BOOST_TEST(std::string(ea_arkode_audit_last_error(audit.handle)) ==
-             "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ERKStepEvolve and cannot be audited");
+  BOOST_TEST(run_oscillator_arkode(&data, audit.handle, 0, 2, outputs, 3, states.data()) ==
+             EA_ARKODE_AUDIT_FAILED);
+  BOOST_TEST(
+      std::string(ea_arkode_audit_last_error(audit.handle)) ==
+      "ArkodeAudit: 1 ARKODE step(s) were taken outside ArkodeAudit::ERKStepEvolve and cannot be audited");
   BOOST_TEST(std::string(ea_arkode_audit_verdict(audit.handle)) == "incomplete");
   BOOST_TEST(ea_arkode_audit_passed(audit.handle) == 0);
 }
