@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// What the C interfaces of the drop-in audits (cvode_drop_in.h, ida_drop_in.h) share: the
-/// handle behind their opaque pointer, holding the program's C energy functions with its
-/// user_data and the C++ audit built from them, and the functions that turn every exception
-/// into a return code and a message kept in the handle, so that none crosses into C.
+/// What the C interfaces of the drop-in audits (cvode_drop_in.h, ida_drop_in.h,
+/// arkode_drop_in.h) share: the handle behind their opaque pointer, holding the program's C
+/// energy functions with its user_data and the C++ audit built from them, and the functions that
+/// turn every exception into a return code and a message kept in the handle, so that none
+/// crosses into C.
 
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,7 @@
 
 namespace energy_audit::sun::detail {
 
-/// The C handle of an audit (CvodeAudit, IdaAudit); `prefix` names its functions in messages.
+/// The C handle of an audit (CvodeAudit, IdaAudit, ArkodeAudit); `prefix` names its functions in messages.
 template <class AuditType>
 struct CAuditHandle {
   const char* prefix = "";  // "ea_cvode_audit"

@@ -1,10 +1,11 @@
 #pragma once
 /// \file
-/// What CvodeAudit and IdaAudit share: the audit of every step a SUNDIALS solver takes through
-/// the program's own solve calls (CVode, IDASolve), over one solver's functions given as
-/// SolverCalls. A normal-mode call is carried out as one-step calls up to tout, each accepted
-/// step audited, then one normal-mode call that only interpolates at tout (neither solver steps
-/// once tout was passed), so the steps and the solution are those of the plain call.
+/// What CvodeAudit, IdaAudit and ArkodeAudit share: the audit of every step a SUNDIALS solver
+/// takes through the program's own solve calls (CVode, IDASolve, ERKStepEvolve, ARKStepEvolve),
+/// over one solver's functions given as SolverCalls. A normal-mode call is carried out as
+/// one-step calls up to tout, each accepted step audited, then one normal-mode call that only
+/// interpolates at tout (no solver steps once tout was passed), so the steps and the solution
+/// are those of the plain call.
 
 #include <algorithm>
 #include <array>
@@ -35,28 +36,30 @@ struct SolverOutput {
 
 /// One SUNDIALS solver's functions as the drop-in audit uses them. `interpolate` writes the k-th
 /// derivative of the last step's interpolant at t; `output` writes the solution at t as the
-/// solver's normal mode would return it.
+/// solver's normal mode would return it. The functions and the names of the solve and
+/// interpolation functions are reached through an object, so that one solver with several
+/// steppers (ARKODE's ERKStep and ARKStep) may choose them per call; the flags are constants.
 template <class Calls>
-concept SolverCalls = requires(void* memory, sunrealtype t, int k, N_Vector v, SolverOutput out,
-                               sunrealtype* tret) {
-  { Calls::solve(memory, t, out, tret, k) } -> std::same_as<int>;
-  { Calls::steps(memory) } -> std::same_as<long>;
-  { Calls::current_time(memory) } -> std::same_as<double>;
-  { Calls::last_step(memory) } -> std::same_as<double>;
-  { Calls::interpolate(memory, t, k, v) } -> std::same_as<int>;
-  { Calls::output(memory, t, out) } -> std::same_as<int>;
-  { Calls::set_stop_time(memory, t) } -> std::same_as<int>;
-  { Calls::flag_name(k) } -> std::same_as<std::string>;
+concept SolverCalls = requires(const Calls calls, void* memory, sunrealtype t, int k, N_Vector v,
+                               SolverOutput out, sunrealtype* tret) {
+  { calls.solve(memory, t, out, tret, k) } -> std::same_as<int>;
+  { calls.steps(memory) } -> std::same_as<long>;
+  { calls.current_time(memory) } -> std::same_as<double>;
+  { calls.last_step(memory) } -> std::same_as<double>;
+  { calls.interpolate(memory, t, k, v) } -> std::same_as<int>;
+  { calls.output(memory, t, out) } -> std::same_as<int>;
+  { calls.set_stop_time(memory, t) } -> std::same_as<int>;
+  { calls.flag_name(k) } -> std::same_as<std::string>;
   { Calls::normal } -> std::convertible_to<int>;
   { Calls::one_step } -> std::convertible_to<int>;
   { Calls::success } -> std::convertible_to<int>;
   { Calls::root_return } -> std::convertible_to<int>;
   { Calls::tstop_return } -> std::convertible_to<int>;
   { Calls::ill_input } -> std::convertible_to<int>;
-  { Calls::audit_name } -> std::convertible_to<const char*>;        // "CvodeAudit"
-  { Calls::solve_name } -> std::convertible_to<const char*>;        // "CVode"
-  { Calls::solver_name } -> std::convertible_to<const char*>;       // "CVODE"
-  { Calls::interpolate_name } -> std::convertible_to<const char*>;  // "CVodeGetDky"
+  { Calls::audit_name } -> std::convertible_to<const char*>;       // "CvodeAudit"
+  { calls.solve_name } -> std::convertible_to<const char*>;        // "CVode"
+  { Calls::solver_name } -> std::convertible_to<const char*>;      // "CVODE"
+  { calls.interpolate_name } -> std::convertible_to<const char*>;  // "CVodeGetDky"
 };
 
 // 4-point Gauss–Legendre rule on [-1, 1]: exact for polynomials of degree 7.
@@ -88,6 +91,7 @@ class DropInAuditState {
     }
   }
 
+  Calls calls;  // the solver's functions for the current call
   int dofs;
   DropInEnergies energies;
   Audit audit;
@@ -120,7 +124,7 @@ class DropInAuditState {
     synchronize(memory, scratch.get());
     int flag = 0;
     if (root_pending) {
-      if (itask == Calls::normal && (t_root - tout) * Calls::last_step(memory) > 0) {
+      if (itask == Calls::normal && (t_root - tout) * calls.last_step(memory) > 0) {
         flag = output(memory, tout, out, tret, Calls::success);
       } else {
         root_pending = false;
@@ -191,7 +195,7 @@ class DropInAuditState {
     }
     if (failure_flag < 0) {
       std::fprintf(out, "energy audit: %s returned %s at t = %.6g; the run did not finish\n",
-                   Calls::solve_name, Calls::flag_name(failure_flag).c_str(), t_audited);
+                   calls.solve_name, calls.flag_name(failure_flag).c_str(), t_audited);
     }
   }
 
@@ -230,11 +234,11 @@ class DropInAuditState {
   static constexpr int time_dependence_checked_states = 4;
 
   void check(int flag, const char* function, double t) const {
-    if (flag < 0) throw SolverError(function, flag, Calls::flag_name(flag), {}, t);
+    if (flag < 0) throw SolverError(function, flag, calls.flag_name(flag), {}, t);
   }
 
   void interpolate(void* memory, double t, N_Vector out, int order = 0) const {
-    check(Calls::interpolate(memory, t, order, out), Calls::interpolate_name, t);
+    check(calls.interpolate(memory, t, order, out), calls.interpolate_name, t);
   }
 
   /// A scratch vector like the state for interpolation, owned for one call only.
@@ -370,8 +374,8 @@ class DropInAuditState {
 
   /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n.
   void audit_step(void* memory, N_Vector scratch) {
-    const double t_end = Calls::current_time(memory);
-    const double h = Calls::last_step(memory);
+    const double t_end = calls.current_time(memory);
+    const double h = calls.last_step(memory);
     if (start_pending) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
       interpolate(memory, t_start, scratch);
       record(t_start, scratch);
@@ -392,7 +396,7 @@ class DropInAuditState {
   void note_return(void* memory, double t, N_Vector scratch) {
     returned_known = false;
     if (!started || start_pending) return;
-    const double h = Calls::last_step(memory);
+    const double h = calls.last_step(memory);
     if (t == t_audited) {
       Z_returned = Z;
       works_returned = works;
@@ -409,10 +413,10 @@ class DropInAuditState {
   /// Brings the audit up to the solver before a call: the start, a re-initialization, steps
   /// not seen.
   void synchronize(void* memory, N_Vector scratch) {
-    const long steps = Calls::steps(memory);
+    const long steps = calls.steps(memory);
     if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
       start_pending = true;
-      t_start = Calls::current_time(memory);
+      t_start = calls.current_time(memory);
       if (started && returned_known && t_start == t_returned) {  // restarted where it returned
         Z = Z_returned;
         works = works_returned;
@@ -423,7 +427,7 @@ class DropInAuditState {
       return;
     }
     if (!started) {  // first call on a solver that has stepped already: start where it stands
-      const double t = Calls::current_time(memory);
+      const double t = calls.current_time(memory);
       interpolate(memory, t, scratch);
       record(t, scratch);
       t_audited = t;
@@ -436,20 +440,20 @@ class DropInAuditState {
       incomplete = true;
       throw Error(std::string(Calls::audit_name) + ": " + std::to_string(steps - steps_seen) + " " +
                   Calls::solver_name + " step(s) were taken outside " + Calls::audit_name +
-                  "::" + Calls::solve_name + " and cannot be audited");
+                  "::" + calls.solve_name + " and cannot be audited");
     }
   }
 
   /// One plain solve call that takes at most one step, audited if it took one.
   int call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask, N_Vector scratch) {
-    const int flag = Calls::solve(memory, tout, out, tret, itask);
-    const long steps = Calls::steps(memory);
+    const int flag = calls.solve(memory, tout, out, tret, itask);
+    const long steps = calls.steps(memory);
     if (steps == steps_seen) return flag;
     const long taken = steps - steps_seen;
     steps_seen = steps;
     if (taken != 1) {
       incomplete = true;
-      throw Error(std::string(Calls::audit_name) + ": one " + Calls::solve_name + " call took " +
+      throw Error(std::string(Calls::audit_name) + ": one " + calls.solve_name + " call took " +
                   std::to_string(taken) + " steps; only one can be audited");
     }
     try {
@@ -463,19 +467,19 @@ class DropInAuditState {
 
   /// The solution at t from the last step's interpolant as the solve call's output.
   int output(void* memory, double t, SolverOutput out, sunrealtype* tret, int flag) {
-    if (Calls::output(memory, t, out) < 0) return Calls::ill_input;  // as the solver for a tout behind
+    if (calls.output(memory, t, out) < 0) return Calls::ill_input;  // as the solver for a tout behind
     *tret = t;
     return flag;
   }
 
   int normal(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, N_Vector scratch) {
     for (;;) {
-      if (Calls::steps(memory) > 0 && (Calls::current_time(memory) - tout) * Calls::last_step(memory) >= 0) {
+      if (calls.steps(memory) > 0 && (calls.current_time(memory) - tout) * calls.last_step(memory) >= 0) {
         break;  // tout reached: the normal mode only interpolates
       }
       const int flag = call(memory, tout, out, tret, Calls::one_step, scratch);
       if (flag < 0) return flag;
-      const double h = Calls::last_step(memory);
+      const double h = calls.last_step(memory);
       if (flag == Calls::root_return) {
         if ((*tret - tout) * h <= 0) return flag;
         // The one-step mode found the root beyond tout; the normal mode returns tout first, the
@@ -485,12 +489,12 @@ class DropInAuditState {
         return output(memory, tout, out, tret, Calls::success);
       }
       if (flag == Calls::tstop_return) {
-        if ((Calls::current_time(memory) - tout) * h < 0) return flag;
+        if ((calls.current_time(memory) - tout) * h < 0) return flag;
         // tout reached at the stop time: the one-step mode returned at the stop time and forgot
-        // it, where the normal mode (of CVODE, and of IDA before 7) returns tout first and keeps
-        // the stop time set. With the stop time set again, the normal-mode call below returns as
-        // the plain call would, in either order.
-        const int rearm = Calls::set_stop_time(memory, *tret);
+        // it, where the normal mode (of CVODE and ARKODE 6, and of IDA before 7) returns tout
+        // first and keeps the stop time set. With the stop time set again, the normal-mode call
+        // below returns as the plain call would, in either order.
+        const int rearm = calls.set_stop_time(memory, *tret);
         if (rearm < 0) return rearm;
         break;
       }
