@@ -25,20 +25,20 @@ int audited_evolve(EaArkodeAudit* audit, Evolve evolve, void* arkode_mem, sunrea
 extern "C" {
 
 EaArkodeAudit* ea_arkode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                      EaKineticEnergyFn power, void* user_data, double threshold) {
+                                      EaPowerFn power, void* user_data, double threshold) {
   return detail::create_handle<EaArkodeAudit>("ea_arkode_audit", dofs, kinetic, potential, power, user_data,
                                               threshold);
 }
 
-int ea_arkode_audit_set_energy_rates(EaArkodeAudit* audit, EaKineticEnergyFn kinetic_rate,
-                                     EaPotentialEnergyFn potential_rate) {
+int ea_arkode_audit_set_energy_rates(EaArkodeAudit* audit, EaPowerFn kinetic_rate,
+                                     EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaArkodeAudit& handle) {
     handle.kinetic_rate = kinetic_rate;
     handle.potential_rate = potential_rate;
   });
 }
 
-int ea_arkode_audit_add_named_power(EaArkodeAudit* audit, const char* name, EaKineticEnergyFn power) {
+int ea_arkode_audit_add_named_power(EaArkodeAudit* audit, const char* name, EaPowerFn power) {
   return detail::add_named_power(audit, name, power);
 }
 int ea_arkode_audit_named_power_count(const EaArkodeAudit* audit) { return detail::named_power_count(audit); }

@@ -50,12 +50,12 @@ typedef struct EaArkodeAudit EaArkodeAudit;
  * says why in ea_arkode_audit_last_error() and returns EA_ARKODE_AUDIT_INVALID_ARGUMENT from
  * every call; free it as any other. */
 EaArkodeAudit *ea_arkode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
-                                      EaKineticEnergyFn power, void *user_data, double threshold);
+                                      EaPowerFn power, void *user_data, double threshold);
 
 /* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
  * the first evolve call. */
-int ea_arkode_audit_set_energy_rates(EaArkodeAudit *audit, EaKineticEnergyFn kinetic_rate,
-                                     EaPotentialEnergyFn potential_rate);
+int ea_arkode_audit_set_energy_rates(EaArkodeAudit *audit, EaPowerFn kinetic_rate,
+                                     EaPotentialRateFn potential_rate);
 
 /* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
  * evolve call: each rank's functions give its share of T, V and the powers over its own
@@ -67,7 +67,7 @@ int ea_arkode_audit_set_share_sum(EaArkodeAudit *audit, EaShareSumFn sum, void *
  * power given at creation and the named terms together are the non-potential forces' power, Z
  * subtracts each, and the audit integrates each term's work W_k = int v^T f_k dt by the same
  * Gauss-Legendre rule as Z. `name` is copied; the summary prints "work W_NAME = ...". */
-int ea_arkode_audit_add_named_power(EaArkodeAudit *audit, const char *name, EaKineticEnergyFn power);
+int ea_arkode_audit_add_named_power(EaArkodeAudit *audit, const char *name, EaPowerFn power);
 /* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
 int ea_arkode_audit_named_power_count(const EaArkodeAudit *audit);
 int ea_arkode_audit_named_work(const EaArkodeAudit *audit, int k, double *work);
