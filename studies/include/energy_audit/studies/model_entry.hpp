@@ -186,7 +186,7 @@ ExtraOutputFunction row_force_powers(System system) {
 }
 
 /// Per coordinate, the relative residual of its equation at a history row: |(M a − r)_i| / scale
-/// (0 where both are 0); an empty function when `system` does not check its equations.
+/// (0 where the residual is 0); an empty function when `system` does not check its equations.
 template <class System>
 ExtraOutputFunction row_equation_residuals(System system) {
   if constexpr (EquationCheckedSystem<System>) {
