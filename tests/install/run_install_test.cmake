@@ -1,5 +1,6 @@
 # cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
 #   -D C_CONSUMER_SOURCE_DIR=... -D WORK_DIR=... [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...]
+#   [-D HAVE_ARKODE=1]
 #   -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
@@ -9,8 +10,8 @@
 # methods — given MPIEXEC (the build has MPI), it also uses the studies' MPI ranks (COMPONENTS
 # studies studies_mpi) and runs as a job of 2 ranks — and that of the studies with the SUNDIALS
 # methods, which calls advise with cvode-bdf; then the C programs of the drop-in audit, one per
-# adapter, each a project of the C language alone (C_CONSUMER_SOURCE_DIR), which the package must
-# give the C++ runtime of its libraries.
+# adapter (and of the ARKODE drop-in, given HAVE_ARKODE), each a project of the C language alone
+# (C_CONSUMER_SOURCE_DIR), which the package must give the C++ runtime of its libraries.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -144,7 +145,11 @@ endforeach()
 
 # The C programs: a project of C alone, CXX not enabled, links the drop-in target (and its own math
 # library) and nothing else.
-foreach(adapter IN ITEMS cvodes idas)
+set(c_consumers cvodes idas)
+if(HAVE_ARKODE)
+  list(APPEND c_consumers arkode)
+endif()
+foreach(adapter IN LISTS c_consumers)
   set(build ${WORK_DIR}/c_${adapter}_consumer)
   run_step("configure the C ${adapter} consumer" ${CMAKE_COMMAND} -S ${C_CONSUMER_SOURCE_DIR} -B ${build}
     -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${CONSUMER_FLAGS}"

@@ -17,7 +17,9 @@
  * Errors come back as return codes (EA_ARKODE_AUDIT_*), with a one-line message from
  * ea_arkode_audit_last_error(); no C++ exception leaves these functions. The audit itself is that
  * of arkode_drop_in.hpp: every accepted internal step, the solution bit for bit unchanged.
- * Link EnergyAudit::arkode (a C++ library: link with the C++ compiler driver, or add -lstdc++).
+ * Link EnergyAudit::arkode, a C++ library: find_package(EnergyAudit COMPONENTS arkode) has CMake
+ * link a C project with the C++ driver (docs/drop-in.md, C-only projects); without CMake, add
+ * -lstdc++.
  *
  * Every name here starts with ea_, Ea or EA_, none that SUNDIALS' examples #define. */
 #ifndef ENERGY_AUDIT_SUNDIALS_ARKODE_DROP_IN_H
