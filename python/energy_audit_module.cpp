@@ -230,10 +230,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   if (arguments.history) {
     warn_of_a_large_history(settings, interval, every, history.columns().size());
     settings.audit.row_sink = [&rows, &history](const ea::HistoryLayout& layout, std::span<const double> block) {
-      const std::size_t row_size = layout.row_size();
-      for (std::size_t start = 0; start < block.size(); start += row_size) {
-        history.append(layout, block.subspan(start, row_size), rows);
-      }
+      history.append_block(layout, block, rows, [] {});
     };
   }
   std::optional<ProgressLine> progress_line;

@@ -315,12 +315,10 @@ HistoryCsv::HistoryCsv(OutputFile& file, const ModelEntry& model, const ModelSet
 
 RowSink HistoryCsv::sink() {
   return [this](const HistoryLayout& layout, std::span<const double> rows) {
-    const std::size_t row_size = layout.row_size();
-    for (std::size_t start = 0; start < rows.size(); start += row_size) {
-      values_.clear();
-      rows_.append(layout, rows.subspan(start, row_size), values_);
+    rows_.append_block(layout, rows, values_, [this] {
       write_values();
-    }
+      values_.clear();
+    });
   };
 }
 

@@ -12,12 +12,10 @@ RunPlotRows::RunPlotRows(const ModelEntry& model, const ModelSetup& setup, Form 
     : rows_(model, setup, form, independent, DiagnosisColumns{.work_ledger = static_cast<bool>(model.force_power_function)}) {}
 
 void RunPlotRows::add(const HistoryLayout& layout, std::span<const double> rows) {
-  const std::size_t row_size = layout.row_size();
-  for (std::size_t start = 0; start < rows.size(); start += row_size) {
-    values_.clear();
-    rows_.append(layout, rows.subspan(start, row_size), values_);  // the ledger sees every row
+  rows_.append_block(layout, rows, values_, [this] {  // the ledger sees every row
     if (rows_seen_++ % stride_ == 0) keep_values();
-  }
+    values_.clear();
+  });
 }
 
 void RunPlotRows::finish(const Audit& audit) {

@@ -60,6 +60,17 @@ class HistoryRows {
   const std::vector<std::string>& columns() const { return columns_; }
   /// Appends the values of the audit's `row` (of `layout`), one per column, to `values`.
   void append(const HistoryLayout& layout, std::span<const double> row, std::vector<double>& values);
+  /// Appends, as append does, each row of a block the audit hands its row sink
+  /// (AuditOptions::row_sink), calling after_row() after each.
+  template <class AfterRow>
+  void append_block(const HistoryLayout& layout, std::span<const double> rows, std::vector<double>& values,
+                    AfterRow after_row) {
+    const std::size_t row_size = layout.row_size();
+    for (std::size_t start = 0; start < rows.size(); start += row_size) {
+      append(layout, rows.subspan(start, row_size), values);
+      after_row();
+    }
+  }
   /// After the run (and the audit's flush_history): appends the audit's last row as append does,
   /// unless it was the last row appended. Whether it appended.
   bool append_last(const Audit& audit, std::vector<double>& values);
