@@ -10,9 +10,11 @@ namespace energy_audit::cli {
 
 using namespace energy_audit::studies;
 using examples::find_kinematic_model;
+using examples::check_table;
 using examples::find_method;
 using examples::find_model;
 using examples::kinematic_registry;
+using examples::method_at_fixed_step;
 using examples::model_names;
 using examples::model_registry;
 using examples::multiplier_model_names;

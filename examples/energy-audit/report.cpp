@@ -166,6 +166,7 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
   } else {
     out << "step       " << printf_text("%g", run.step) << "\n";
   }
+  if (!run.table.empty()) out << "table      " << run.table << "\n";
   if (run.phase) out << "phase      " << phase_name(*run.phase) << "\n";
   out << "interval   [" << printf_text("%g", run.interval.t0) << ", " << printf_text("%g", run.interval.t_end) << "]\n";
   if (!run.finished()) out << "stopped    " << run.stop_description() << "\n";
@@ -237,6 +238,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
     j["atol"] = run.cvodes.atol;
     j["z_as"] = audit ? Json(z_mode_name(run.cvodes.z_mode)) : Json(nullptr);
   }
+  if (!run.table.empty()) j["table"] = run.table;
   j["t0"] = run.interval.t0;
   j["t_end"] = run.interval.t_end;
   j["end"] = run_end_name(run.end);

@@ -769,4 +769,82 @@ BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drif
   expect_usage_error("run ellipse --method cvode-bdf --step 0.1", "--step");
 }
 
+#ifdef ENERGY_AUDIT_WITH_ARKODE
+// arkode-erk and arkode-dirk: adaptive by default, at a fixed step with --step, the ERK table
+// chosen with --table and reported, the counters in the JSON.
+BOOST_AUTO_TEST_CASE(the_arkode_methods_run_adaptive_and_at_a_fixed_step) {
+  const fs::path adaptive = scratch_dir() / "erk-adaptive.json", fixed = scratch_dir() / "erk-fixed.json",
+                 table = scratch_dir() / "erk-table.json", dirk = scratch_dir() / "dirk.json";
+  const Result erk = energy_audit("run crane --method arkode-erk --rtol 1e-8 --json " + adaptive.string());
+  BOOST_TEST_REQUIRE(erk.status == 0, erk.err);
+  BOOST_TEST(erk.out.find("method     arkode-erk\n") != std::string::npos, erk.out);
+  BOOST_TEST(erk.out.find("tolerances rtol 1e-08, atol 1e-10, Z as state\n") != std::string::npos, erk.out);
+  const auto a = nlohmann::json::parse(read_file(adaptive));
+  BOOST_TEST(a["verdict"] == "pass");
+  BOOST_TEST(a["delta_C"].get<double>() < 1e-6);
+  BOOST_TEST(a["step"].is_null());
+  const std::string default_table = a["table"];
+  BOOST_TEST(default_table.rfind("ARKODE_", 0) == 0u);
+  BOOST_TEST(default_table.back() == '4');  // ERKStep's default of order 4
+  BOOST_TEST(a["sundials"]["steps"].get<long>() == a["steps"].get<long>());
+  BOOST_TEST(a["sundials"]["rhs_evals"].get<long>() > a["steps"].get<long>());
+
+  const Result at_step = energy_audit("run crane --method arkode-erk --step 1e-3 --json " + fixed.string());
+  BOOST_TEST_REQUIRE(at_step.status == 0, at_step.err);
+  const auto f = nlohmann::json::parse(read_file(fixed));
+  BOOST_TEST(f["step"].get<double>() == 1e-3);
+  BOOST_TEST(f.count("rtol") == 0u);
+  BOOST_TEST(f["steps"].get<long>() == 5000);  // [0, 5] at h = 1e-3: no step of round-off size at the end
+  BOOST_TEST(f["verdict"] == "pass");
+  BOOST_TEST(f["table"] == default_table);
+
+  const Result bogacki = energy_audit("run crane --method arkode-erk --step 2e-3 --table ARKODE_BOGACKI_SHAMPINE_4_2_3 "
+                                      "--json " + table.string());
+  BOOST_TEST_REQUIRE(bogacki.status == 0, bogacki.err);
+  BOOST_TEST(bogacki.out.find("table      ARKODE_BOGACKI_SHAMPINE_4_2_3\n") != std::string::npos, bogacki.out);
+  const auto b = nlohmann::json::parse(read_file(table));
+  BOOST_TEST(b["delta_C"].get<double>() > f["delta_C"].get<double>());  // order 3 at twice the step
+
+  const Result implicit = energy_audit("run crane --method arkode-dirk --rtol 1e-7 --json " + dirk.string());
+  BOOST_TEST_REQUIRE(implicit.status == 0, implicit.err);
+  const auto d = nlohmann::json::parse(read_file(dirk));
+  BOOST_TEST(d["verdict"] == "pass");
+  BOOST_TEST(d.count("table") == 0u);
+  BOOST_TEST(d["sundials"]["nonlinear_iterations"].get<long>() >= d["steps"].get<long>());
+}
+
+BOOST_AUTO_TEST_CASE(the_arkode_options_are_usage_errors_where_they_do_not_apply) {
+  expect_usage_error("run crane --method arkode-erk --table ARKODE_NO_SUCH", "ARKODE_DORMAND_PRINCE_7_4_5");
+  expect_usage_error("run crane --method arkode-erk --table ARKODE_NO_SUCH", "ARKODE_NO_SUCH");
+  expect_usage_error("run crane --method rk4 --table ARKODE_DORMAND_PRINCE_7_4_5", "arkode-erk only");
+  expect_usage_error("run crane --method arkode-dirk --table ARKODE_DORMAND_PRINCE_7_4_5", "arkode-erk only");
+  expect_usage_error("run crane --method arkode-erk --step 1e-3 --rtol 1e-6", "--rtol");
+  expect_usage_error("run crane --method arkode-erk --z-as quadrature", "no quadratures");
+  // Knoth-Wolke has no embedded method: adaptive steps are refused, a fixed step runs.
+  expect_usage_error("run crane --method arkode-erk --table ARKODE_KNOTH_WOLKE_3_3", "fixed step");
+  BOOST_TEST(energy_audit("run crane --method arkode-erk --table ARKODE_KNOTH_WOLKE_3_3 --step 5e-3").status == 0);
+#ifdef ENERGY_AUDIT_SUNDIALS_BELOW_6_6
+  expect_usage_error("run crane --method arkode-sprk", "SPRKStep");
+  expect_usage_error("run crane --method arkode-sprk", "6.6");
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(compare_advise_and_diagnose_take_the_arkode_methods) {
+  const Result compare = energy_audit("compare crane --methods rk4,arkode-erk,arkode-dirk --steps 2e-3 --rtols 1e-6,1e-8");
+  BOOST_TEST_REQUIRE(compare.status == 0, compare.err);
+  BOOST_TEST(compare.out.find("arkode-erk") != std::string::npos, compare.out);
+  BOOST_TEST(compare.out.find("arkode-dirk") != std::string::npos, compare.out);
+  const fs::path advice = scratch_dir() / "arkode-advice.json";
+  const Result advise = energy_audit("advise crane --target 1e-6 --methods arkode-erk --json " + advice.string());
+  BOOST_TEST_REQUIRE(advise.status == 0, advise.err);
+  const auto answer = nlohmann::json::parse(read_file(advice))["methods"][0]["answer"];
+  BOOST_TEST_REQUIRE(!answer.is_null());
+  BOOST_TEST(answer["delta_C"].get<double>() <= 1e-6);
+  const Result diagnose = energy_audit("diagnose crane --method arkode-erk --rtol 1e-5 --levels 3");
+  BOOST_TEST(diagnose.status == 0, diagnose.err);
+  BOOST_TEST(diagnose.out.find("arkode-erk") != std::string::npos, diagnose.out);
+}
+
+#endif
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,13 @@
 // Restarts of the SUNDIALS adapters at breakpoints (solver_pieces.hpp): an oscillator whose
 // force steps on at t_b against its closed form, on CVODES (Z in the state and as a quadrature)
-// and on IDAS; the observer sees t_b as a step's end and one continuous run; and the container on
+// and on IDAS (and on ARKODE's ERKStep and DIRK, adaptive and at a fixed step, where ARKODE is
+// found); the observer sees t_b as a step's end and one continuous run; and the container on
 // a line, whose rope end's acceleration jumps three times, in the multiplier form on IDAS
 // against Maggi's form on CVODES.
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,6 +25,9 @@
 #include <energy_audit/sundials/integrate_idas.hpp>
 #include <energy_audit/sundials/integrate_idas_explicit.hpp>
 #include <energy_audit/sundials/solver_pieces.hpp>
+#ifdef ENERGY_AUDIT_HAVE_ARKODE
+#include <energy_audit/sundials/integrate_arkode.hpp>
+#endif
 
 #include "container.hpp"
 
@@ -125,6 +130,37 @@ BOOST_AUTO_TEST_CASE(cvodes_and_idas_restart_at_a_step_of_the_force) {
     }
   }
 }
+
+#ifdef ENERGY_AUDIT_HAVE_ARKODE
+BOOST_AUTO_TEST_CASE(arkode_restarts_at_a_step_of_the_force) {
+  const ea::LagrangeSystem<SteppedOscillator> system{SteppedOscillator{}};
+  const double t_end = 5.0;
+  const sun::ArkodeOptions erk{.rtol = 1e-10, .atol = 1e-12};
+  const sun::ArkodeOptions dirk{.stepper = sun::ArkodeStepper::Dirk, .rtol = 1e-10, .atol = 1e-12};
+  // At a fixed step t_b = 1.3 lies on the grid, and the last stage of the step that ends there
+  // sees the force of the next piece (it is on for t ≥ t_b): an error of order h in q, which the
+  // audit's balance does not see.
+  const sun::ArkodeOptions fixed{.fixed_step = 1e-3};
+  for (const auto& [name, base, q_tolerance] : {std::tuple{"ERKStep", erk, 1e-8}, std::tuple{"DIRK", dirk, 1e-8},
+                                                 std::tuple{"ERKStep at a fixed step", fixed, 1e-3}}) {
+    BOOST_TEST_CONTEXT(name) {
+      sun::ArkodeOptions options = base;
+      options.breakpoints = {SteppedOscillator::t_b};
+      ea::Vector y = system.initial_state(ea::VectorN<double, 1>(1.0), ea::VectorN<double, 1>(0.0));
+      sun::SolverCounters counters;
+      const Observed o = observe(system, [&](auto&& observer) {
+        counters = sun::integrate_arkode(system, y, 0.0, t_end, observer, options).counters;
+      });
+      BOOST_TEST(static_cast<std::size_t>(counters.steps) + 1 == o.times.size());
+      BOOST_TEST(std::count(o.times.begin(), o.times.end(), SteppedOscillator::t_b) == 1);
+      BOOST_TEST(o.times.back() == t_end);
+      BOOST_TEST(std::is_sorted(o.times.begin(), o.times.end()));
+      BOOST_TEST(std::abs(y[0] - SteppedOscillator::exact_q(t_end)) < q_tolerance);
+      BOOST_TEST(o.audit.relative_drift() < 1e-8);
+    }
+  }
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(the_container_on_a_line_restarted_on_idas_agrees_with_maggi_on_cvodes) {
   using ea::examples::ContainerLine;

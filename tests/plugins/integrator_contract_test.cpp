@@ -1,11 +1,15 @@
 // One contract, every integrator: each fixed-step method of FixedStepMethods, cvode-bdf,
-// cvode-adams and idas, on crane-dae (a multiplier system, which all of them integrate):
+// cvode-adams and idas, and where ARKODE is found ERKStep (adaptive, and at a fixed step with
+// two of its tables) and ARKStep's DIRK, on crane-dae (a multiplier system, which all of them
+// integrate):
 //   - the observer sees t0 and every accepted step, in order, and is told how the run ended;
 //   - a run that fails keeps the history up to the failure, and its verdict is error;
 //   - Z carried in the state and Z as a quadrature agree (the SUNDIALS integrators);
-//   - δ_C falls at the method's order as h halves (fixed step), or as rtol falls (adaptive).
+//   - δ_C falls at the method's order as h halves (fixed step; ERKStep's at its table's order,
+//     as ARKODE states it), or as rtol falls (adaptive).
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -14,9 +18,14 @@
 #include <energy_audit/audit.hpp>
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/multiplier_system.hpp>
+#include <energy_audit/no_observer.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
 #include <energy_audit/sundials/integrate_idas.hpp>
+#ifdef ENERGY_AUDIT_HAVE_ARKODE
+#include <energy_audit/sundials/erk_tables.hpp>
+#include <energy_audit/sundials/integrate_arkode.hpp>
+#endif
 
 #include "crane_dae.hpp"
 
@@ -36,6 +45,7 @@ struct RunResult {
 template <class Method>
 struct FixedStep {
   static constexpr bool adaptive = false;
+  static constexpr bool has_quadrature = false;
   static constexpr int order = Method::info.order;
   template <class System, class Observer>
   static RunResult run(const System& system, ea::Vector& y, double t1, double h, Observer&& observer, sun::ZMode) {
@@ -49,6 +59,7 @@ struct FixedStep {
 template <sun::Multistep multistep>
 struct Cvodes {
   static constexpr bool adaptive = true;
+  static constexpr bool has_quadrature = true;
   template <class System, class Observer>
   static RunResult run(const System& system, ea::Vector& y, double t1, double rtol, Observer&& observer,
                        sun::ZMode mode) {
@@ -65,6 +76,7 @@ struct Cvodes {
 /// IDAS on the residual form, index 1; `resolution` is rtol.
 struct Idas {
   static constexpr bool adaptive = true;
+  static constexpr bool has_quadrature = true;
   template <class System, class Observer>
   static RunResult run(const System& system, ea::Vector& y, double t1, double rtol, Observer&& observer,
                        sun::ZMode mode) {
@@ -77,13 +89,62 @@ struct Idas {
   }
 };
 
-template <class List>
-struct WithSundials;
-template <class... Methods>
-struct WithSundials<std::tuple<Methods...>> {
-  using type = std::tuple<FixedStep<Methods>..., Cvodes<sun::Multistep::Bdf>, Cvodes<sun::Multistep::Adams>, Idas>;
+#ifdef ENERGY_AUDIT_HAVE_ARKODE
+/// ERKStep (its default table) or ARKStep's DIRK, adaptive; `resolution` is rtol. Z in the state
+/// only: ARKODE has no quadratures.
+template <sun::ArkodeStepper stepper>
+struct ArkodeAdaptive {
+  static constexpr bool adaptive = true;
+  static constexpr bool has_quadrature = false;
+  template <class System, class Observer>
+  static RunResult run(const System& system, ea::Vector& y, double t1, double rtol, Observer&& observer, sun::ZMode) {
+    sun::ArkodeOptions o;
+    o.stepper = stepper;
+    o.rtol = rtol;
+    o.atol = rtol * 1e-2;
+    const sun::ArkodeResult r = sun::integrate_arkode(system, y, 0.0, t1, observer, o);
+    return {r.t_reached, r.end, static_cast<std::size_t>(r.counters.steps)};
+  }
 };
-using Integrators = WithSundials<ea::FixedStepMethods>::type;
+
+/// ERKStep at a fixed step with the table Table::name (empty: ERKStep's default of order 4);
+/// `resolution` is h, the order that ARKODE gives the table.
+template <class Table>
+struct ArkodeFixedStep {
+  static constexpr bool adaptive = false;
+  static constexpr bool has_quadrature = false;
+  static inline const int order =
+      (Table::name[0] == '\0' ? sun::default_erk_table() : *sun::find_erk_table(Table::name)).order;
+  template <class System, class Observer>
+  static RunResult run(const System& system, ea::Vector& y, double t1, double h, Observer&& observer, sun::ZMode) {
+    sun::ArkodeOptions o;
+    o.table = Table::name;
+    o.fixed_step = h;
+    const sun::ArkodeResult r = sun::integrate_arkode(system, y, 0.0, t1, observer, o);
+    return {r.t_reached, r.end, static_cast<std::size_t>(r.counters.steps)};
+  }
+};
+struct DefaultTable {
+  static constexpr const char* name = "";
+};
+struct BogackiShampine {
+  static constexpr const char* name = "ARKODE_BOGACKI_SHAMPINE_4_2_3";
+};
+using ArkodeIntegrators =
+    std::tuple<ArkodeAdaptive<sun::ArkodeStepper::Erk>, ArkodeAdaptive<sun::ArkodeStepper::Dirk>,
+               ArkodeFixedStep<DefaultTable>, ArkodeFixedStep<BogackiShampine>>;
+#else
+using ArkodeIntegrators = std::tuple<>;
+#endif
+
+template <class List, class More>
+struct WithSundials;
+template <class... Methods, class... Arkode>
+struct WithSundials<std::tuple<Methods...>, std::tuple<Arkode...>> {
+  using type = std::tuple<FixedStep<Methods>..., Cvodes<sun::Multistep::Bdf>, Cvodes<sun::Multistep::Adams>, Idas,
+                          Arkode...>;
+};
+using Integrators = WithSundials<ea::FixedStepMethods, ArkodeIntegrators>::type;
 
 using System = ea::MultiplierSystem<CraneDae>;
 
@@ -176,7 +237,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_failed_run_keeps_its_history_and_its_verdict_is_
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(z_in_the_state_and_as_a_quadrature_agree, Integrator, Integrators) {
-  if constexpr (Integrator::adaptive) {
+  if constexpr (Integrator::has_quadrature) {
     const System system{CraneDae{}};
     ea::Vector in_state = start(system), quadrature = start(system);
     ea::Audit audit_state, audit_quadrature;
@@ -187,7 +248,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(z_in_the_state_and_as_a_quadrature_agree, Integrat
     BOOST_TEST(audit_state.relative_drift() < 1e-6);
     BOOST_TEST(audit_quadrature.relative_drift() < 1e-6);
   } else {
-    BOOST_TEST_MESSAGE("fixed-step methods carry Z in the state only");
+    BOOST_TEST_MESSAGE("the fixed-step methods and ARKODE carry Z in the state only");
   }
 }
 
@@ -212,3 +273,60 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(delta_c_falls_at_the_methods_order, Integrator, In
     BOOST_TEST(observed > Integrator::order - 0.3);  // δ_C may fall faster than the state's error
   }
 }
+
+#ifdef ENERGY_AUDIT_HAVE_ARKODE
+BOOST_AUTO_TEST_CASE(arkode_at_a_fixed_step_takes_the_steps_asked_the_last_cut_to_the_end) {
+  const System system{CraneDae{}};
+  const auto steps_to = [&](double t1, double h) {
+    ea::Vector y = start(system);
+    Recorder recorder;
+    sun::ArkodeOptions o;
+    o.fixed_step = h;
+    const sun::ArkodeResult r = sun::integrate_arkode(system, y, 0.0, t1, recorder, o);
+    BOOST_TEST(recorder.times.back() == t1);
+    BOOST_TEST(recorder.times.size() == static_cast<std::size_t>(r.counters.steps) + 1);
+    BOOST_TEST(r.counters.rhs_evaluations > 0);
+    return recorder.times;
+  };
+  BOOST_TEST(steps_to(2.0, 1e-3).size() == 2001u);  // 2000 steps of h, none of round-off size after them
+  const std::vector<double> uneven = steps_to(1.0, 0.3);
+  BOOST_TEST_REQUIRE(uneven.size() == 5u);
+  BOOST_TEST(uneven[3] == 0.9, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(arkode_refuses_an_unknown_table_naming_the_tables_and_a_table_without_embedding_adaptive) {
+  const System system{CraneDae{}};
+  ea::Vector y = start(system);
+  sun::ArkodeOptions o;
+  o.table = "ARKODE_NO_SUCH_TABLE";
+  try {
+    sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o);
+    BOOST_FAIL("an unknown table was taken");
+  } catch (const ea::InvalidArgument& e) {
+    const std::string message = e.what();
+    BOOST_TEST(message.find("ARKODE_NO_SUCH_TABLE") != std::string::npos);
+    BOOST_TEST(message.find("ARKODE_DORMAND_PRINCE_7_4_5") != std::string::npos);
+    BOOST_TEST(message.find(sun::default_erk_table().name) != std::string::npos);
+  }
+  o.table = "ARKODE_KNOTH_WOLKE_3_3";  // order 3, no embedded method
+  BOOST_TEST(sun::find_erk_table(o.table)->embedded_order == 0);
+  BOOST_CHECK_THROW(sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o), ea::InvalidArgument);
+  o.fixed_step = 1e-2;  // at a fixed step it runs
+  BOOST_TEST((sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o).end == ea::RunEnd::Finished));
+}
+
+BOOST_AUTO_TEST_CASE(arkode_counts_the_newton_iterations_of_its_dirk) {
+  const System system{CraneDae{}};
+  ea::Vector y = start(system);
+  sun::ArkodeOptions o;
+  o.stepper = sun::ArkodeStepper::Dirk;
+  o.rtol = 1e-6;
+  o.atol = 1e-8;
+  const sun::SolverCounters c = sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o).counters;
+  BOOST_TEST(c.steps > 0);
+  BOOST_TEST(c.nonlinear_iterations >= c.steps);  // at least one per step (several stages each)
+  BOOST_TEST(c.jacobian_evaluations > 0);
+  BOOST_TEST(c.jacobian_rhs_evaluations > 0);  // the difference-quotient Jacobian
+  BOOST_TEST(c.rhs_evaluations > c.nonlinear_iterations);
+}
+#endif

@@ -46,7 +46,7 @@ struct AdviseCommand {
                               ->check(positive_number())->capture_default_str();
     methods_option = command.add_option("--methods", methods,
                                         "comma-separated methods (default: every method that runs the model)")
-                         ->delimiter(',')->check(one_of(method_names()));
+                         ->delimiter(',')->check(known_method());
     adaptive.add_to(command, false);
     threads_option = command.add_option("--threads", threads,
                                         "threads that run the methods' searches (default: the machine's cores; under mpirun the ranks do)")

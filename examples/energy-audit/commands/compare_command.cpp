@@ -40,7 +40,7 @@ struct CompareCommand {
   void add_to(CLI::App& command) {
     common.add_to(command);
     command.add_option("--methods", methods, "comma-separated methods, fixed-step and adaptive")
-        ->delimiter(',')->check(one_of(method_names()))->default_str(comma_separated(fixed_step_method_names(examples::methods())));
+        ->delimiter(',')->check(known_method())->default_str(comma_separated(fixed_step_method_names(examples::methods())));
     steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-2,5e-3,1e-3");
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")

@@ -70,7 +70,7 @@ struct DiagnoseCommand {
     // The threshold is what the ladder is judged against; no single run's verdict is returned.
     command.remove_option(std::exchange(common.fail_on_verdict_option, nullptr));
     command.add_option("--method", method, "integration method (see `energy-audit list`)")
-        ->check(one_of(method_names()))->capture_default_str();
+        ->check(known_method())->capture_default_str();
     command.add_option("--step", step, "the ladder's first (largest) step h; each level halves it (fixed-step methods)")
         ->check(positive_number())->capture_default_str();
     adaptive.add_to(command, true);

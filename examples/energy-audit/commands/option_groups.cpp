@@ -53,6 +53,15 @@ std::vector<std::string> method_names() {
   return studies::method_names(examples::methods());
 }
 
+CLI::Validator known_method() {
+  return CLI::Validator(
+      [known = one_of(method_names())](std::string& text) {
+        const std::string why = examples::unavailable_method(text);
+        return why.empty() ? known(text) : why;
+      },
+      "");
+}
+
 void CommonOptions::add_to(CLI::App& command) {
   app = &command;
   command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(all_model_names()));

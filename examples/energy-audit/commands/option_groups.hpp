@@ -46,6 +46,9 @@ std::vector<std::string> all_model_names();
 
 /// The names of every method (see `energy-audit list`).
 std::vector<std::string> method_names();
+/// Accepts a method's name among method_names(); refuses any other, saying why for a method that
+/// energy-audit, as built, does not offer (arkode-sprk below SUNDIALS 6.6).
+CLI::Validator known_method();
 
 /// --quiet and --progress of the studies: their progress line on stderr (progress.hpp).
 struct ProgressOptions {

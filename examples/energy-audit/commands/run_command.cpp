@@ -32,11 +32,12 @@ struct RunCommand {
   AdaptiveOptions adaptive;
   std::string method = "rk4";
   double step = 1e-3;
+  std::string table;
   std::size_t every = 1;
   std::string csv, json, plot;
   bool no_audit = false;
   DiagnosisColumns diagnosis;
-  CLI::Option *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr,
+  CLI::Option *step_option = nullptr, *table_option = nullptr, *every_option = nullptr, *csv_option = nullptr, *json_option = nullptr, *plot_option = nullptr,
               *equation_columns_option = nullptr, *ledger_columns_option = nullptr;
 
   const CLI::App* app = nullptr;
@@ -45,9 +46,11 @@ struct RunCommand {
     app = &command;
     common.add_to(command);
     command.add_option("--method", method, "integration method (see `energy-audit list`)")
-        ->check(one_of(method_names()))->capture_default_str();
-    command.add_option("--step", step, "fixed step h (fixed-step methods)")
-        ->check(positive_number())->capture_default_str();
+        ->check(known_method())->capture_default_str();
+    step_option = command.add_option("--step", step, "fixed step h (fixed-step methods; arkode-erk, arkode-dirk)")
+                      ->check(positive_number())->capture_default_str();
+    table_option = command.add_option("--table", table,
+                                      "arkode-erk: its Butcher table by ARKODE's name (default: ERKStep's of order 4)");
     adaptive.add_to(command, true);
     every_option = command.add_option("--every", every,
                                       "write every K-th step to the --csv history and the --plot (delta_C sees all)")
@@ -70,9 +73,10 @@ struct RunCommand {
   RunSettings settings(const ModelEntry& entry) const {
     common.check_applicable(entry);
     RunSettings s = common.settings();
-    s.method = find_method(method);
+    s.method = chosen_method();
     s.step = step;
     s.cvodes = adaptive.options();
+    s.table = table;
     // Rows are kept only to stream them into the CSV and the plot.
     s.audit.store_every = csv_option->count() > 0 || plot_option->count() > 0 ? every : 0;
     s.audited = !no_audit;
@@ -89,6 +93,26 @@ struct RunCommand {
       refuse_if_given(ledger_columns_option, "adds columns to the --csv history, which is not given");
     }
     return s;
+  }
+
+  /// --method as it runs: an adaptive method that takes a fixed step (arkode-erk, arkode-dirk)
+  /// runs at --step when it is given, and then takes no tolerances; --table is checked, and
+  /// --z-as quadrature refused where ARKODE integrates (it has no quadratures).
+  Method chosen_method() const {
+    const Method& chosen = find_method(method);
+    const bool at_fixed_step = chosen.takes_fixed_step && step_option->count() > 0;
+    check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
+    if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
+      throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
+    }
+    if (!at_fixed_step) return chosen;
+    for (const char* name : {"rtol", "atol", "max-steps", "initial-step", "max-step"}) {
+      if (given_options(*app).contains(name)) {
+        throw UsageError(std::string("--") + name + ": " + chosen.name + " at a fixed step (--step) takes no " +
+                         "tolerances or step bounds; leave out --step for its adaptive steps");
+      }
+    }
+    return method_at_fixed_step(chosen, table);
   }
 
   int execute() const {
@@ -177,7 +201,8 @@ constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
 int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   refuse_for_kinematic(*app, model, options_not_for_kinematic_models);
   KinematicSettings settings;
-  settings.method = find_method(method);
+  settings.method = chosen_method();
+  refuse_if_given(table_option, "the kinematic models run ERKStep with its default table");
   settings.step = step;
   settings.cvodes = adaptive.options();
   if (common.t_end_option->count() > 0) settings.t_end = common.t_end;

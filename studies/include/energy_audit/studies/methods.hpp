@@ -26,6 +26,9 @@ struct Method {
   std::optional<StabilityPolynomial> stability;
   /// Whether it chooses its own steps to meet tolerances (rtol, atol) rather than taking a fixed step.
   bool chooses_steps = false;
+  /// Whether this adaptive method also runs at a fixed step (ARKODE's): its component gives the
+  /// variant that does, which chooses no steps and has the order of the method it runs.
+  bool takes_fixed_step = false;
   /// Whether the choice of the nonlinear iteration (Newton or fixed point) applies.
   bool chooses_iteration = false;
   /// Whether it needs a residual (multiplier) model; the other methods run every such model too.

@@ -86,6 +86,7 @@ struct RunSettings {
   Method method = default_method();
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
+  std::string table;                  ///< arkode-erk: its Butcher table by ARKODE's name (empty: its default)
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte{5.0, 5.0};      ///< used with Stabilization::Baumgarte
   std::optional<double> t_end;        ///< the model's own when absent
@@ -110,6 +111,7 @@ struct RunOutcome {
   Method method;
   double step = 0;             ///< fixed-step methods
   sun::CvodesOptions cvodes;   ///< adaptive methods (rtol, atol, max steps, Z mode also for idas)
+  std::string table;           ///< arkode-erk: the Butcher table it ran, by ARKODE's name
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte;
   Interval interval;

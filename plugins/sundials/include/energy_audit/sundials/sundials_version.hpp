@@ -48,6 +48,11 @@ class SolverMessages {
   void capture_cvode(SUNContext context, void* cvode_memory, CallbackData& data);
   /// The same for the IDAS solver `ida_memory`.
   void capture_ida(SUNContext context, void* ida_memory, CallbackData& data);
+#if SUNDIALS_VERSION_MAJOR >= 7
+  /// The same for an ARKODE solver created on `context` (on SUNDIALS 6 the ARKODE adapter sets
+  /// its stepper's error handler to handle_sundials6_message itself).
+  void capture_arkode(SUNContext context, CallbackData& data) { capture(context, data); }
+#endif
 
  private:
 #if SUNDIALS_VERSION_MAJOR >= 7
@@ -63,7 +68,8 @@ class SolverMessages {
 void check_message_setup(int flag, const char* function);
 
 #if SUNDIALS_VERSION_MAJOR < 7
-/// SUNDIALS 6's error handler of CVODES and IDAS (one signature; `data` is the CallbackData).
+/// SUNDIALS 6's error handler of CVODES, IDAS and ARKODE (one signature; `data` is the
+/// CallbackData).
 void handle_sundials6_message(int error_code, const char* module, const char* function, char* message,
                               void* data) noexcept;
 

@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// How the ARKODE adapter integrates (integrate_arkode.hpp).
+
+#include <string>
+#include <vector>
+
+namespace energy_audit::sun {
+
+/// ERKStep (explicit Runge–Kutta, a Butcher table by name) or ARKStep with the whole right-hand
+/// side implicit (its default diagonally implicit table of order 4, Newton with a dense linear
+/// solver and a difference-quotient Jacobian).
+enum class ArkodeStepper { Erk, Dirk };
+
+struct ArkodeOptions {
+  ArkodeStepper stepper = ArkodeStepper::Erk;
+  /// ERKStep's Butcher table, by ARKODE's name (erk_tables.hpp); empty: ERKStep's default of
+  /// order 4.
+  std::string table{};
+  double rtol = 1e-8;
+  double atol = 1e-10;
+  /// > 0: every step this long (ARKODE's fixed-step mode, the tolerances unused), the last one
+  /// cut to end at t1 or at a breakpoint; 0: adaptive steps.
+  double fixed_step = 0;
+  long max_steps = 100000;  ///< internal steps for the whole run (ARKODE is stepped one step at a time)
+  double initial_step = 0;  ///< adaptive steps: 0 for ARKODE's estimate
+  double max_step = 0;      ///< adaptive steps: 0 for unbounded
+  /// Times in (t0, t1) at which the right-hand side jumps: ARKODE stops at each and restarts
+  /// from the state it reached (solver_pieces.hpp).
+  std::vector<double> breakpoints{};
+};
+
+}  // namespace energy_audit::sun

@@ -1,0 +1,251 @@
+#include "energy_audit/sundials/integrate_arkode.hpp"
+
+#include <arkode/arkode_arkstep.h>
+#include <arkode/arkode_erkstep.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "energy_audit/sundials/adaptive_interval.hpp"
+#include "energy_audit/sundials/erk_tables.hpp"
+
+// SUNDIALS 6 reaches each ARKODE integrator through its stepper's functions (ERKStepEvolve,
+// ARKStepEvolve, ...); SUNDIALS 7 through ARKODE's own (ARKodeEvolve, ...), the stepper's being
+// deprecated. The functions below pick one or the other; creating, re-initializing and choosing
+// the table are the stepper's own in both.
+#if SUNDIALS_VERSION_MAJOR >= 7
+#define EA_ARKODE_CALL(erk_function, ark_function, arkode_function, ...) arkode_function(__VA_ARGS__)
+#define EA_ARKODE_NAME(erk_function, ark_function, arkode_function) #arkode_function
+#else
+#define EA_ARKODE_CALL(erk_function, ark_function, arkode_function, ...) \
+  (explicit_stepper ? erk_function(__VA_ARGS__) : ark_function(__VA_ARGS__))
+#define EA_ARKODE_NAME(erk_function, ark_function, arkode_function) \
+  (explicit_stepper ? #erk_function : #ark_function)
+#endif
+
+namespace energy_audit::sun::detail {
+namespace {
+
+static_assert(ARK_WARNING == 99, "SUNDIALS 6's message handler takes ARKODE's warnings as CVODE's (99)");
+
+/// The name of an ARKODE return flag ("ARK_TOO_MUCH_WORK").
+std::string flag_name([[maybe_unused]] bool explicit_stepper, int flag) {
+  // SUNDIALS allocates the name with malloc; the caller frees it.
+  const std::unique_ptr<char, decltype(&std::free)> name(
+      EA_ARKODE_CALL(ERKStepGetReturnFlagName, ARKStepGetReturnFlagName, ARKodeGetReturnFlagName, flag),
+      &std::free);
+  return name ? std::string(name.get()) : "flag " + std::to_string(flag);
+}
+
+/// Throws SolverError for a negative flag.
+void check(bool explicit_stepper, int flag, const char* function, const CallbackData& data, double t) {
+  if (flag < 0) throw SolverError(function, flag, flag_name(explicit_stepper, flag), data.last_message, t);
+}
+
+void capture_messages(ArkodeSolver& solver, CallbackData& data, [[maybe_unused]] bool explicit_stepper) {
+#if SUNDIALS_VERSION_MAJOR >= 7
+  solver.messages.capture_arkode(solver.context, data);
+#else
+  void* memory = solver.memory.get();
+  check_message_setup(explicit_stepper ? ERKStepSetErrHandlerFn(memory, handle_sundials6_message, &data)
+                                       : ARKStepSetErrHandlerFn(memory, handle_sundials6_message, &data),
+                      explicit_stepper ? "ERKStepSetErrHandlerFn" : "ARKStepSetErrHandlerFn");
+#endif
+}
+
+/// The stop time, and the fixed step (which SUNDIALS 6 may reset on a re-initialization).
+void set_step_and_stop_time(void* memory, bool explicit_stepper, double t0, double t1, CallbackData& data,
+                            const ArkodeOptions& options) {
+  const auto call = [&](int flag, const char* function) {
+    check(explicit_stepper, flag, function, data, t0);
+  };
+  call(EA_ARKODE_CALL(ERKStepSetStopTime, ARKStepSetStopTime, ARKodeSetStopTime, memory, t1),
+       EA_ARKODE_NAME(ERKStepSetStopTime, ARKStepSetStopTime, ARKodeSetStopTime));
+  if (options.fixed_step > 0) {
+    call(EA_ARKODE_CALL(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep, memory,
+                        options.fixed_step),
+         EA_ARKODE_NAME(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep));
+  }
+}
+
+void check_options(const ArkodeOptions& options, double t0, double t1) {
+  const bool adaptive = !(options.fixed_step > 0);
+  if (!(options.fixed_step >= 0) || !std::isfinite(options.fixed_step)) {
+    throw InvalidArgument("the fixed step must be finite and > 0 (0: adaptive steps)");
+  }
+  if (adaptive && (!(options.rtol > 0) || !(options.atol > 0)))
+    throw InvalidArgument("rtol and atol must be > 0");
+  if (!(options.max_steps > 0)) throw InvalidArgument("max_steps must be > 0");
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
+  if (options.stepper == ArkodeStepper::Erk && !options.table.empty()) {
+    const ErkTable* table = find_erk_table(options.table);
+    if (!table) {
+      throw InvalidArgument("unknown ERK table " + options.table +
+                            " (ARKODE's explicit tables: " + erk_table_names() + ")");
+    }
+    if (adaptive && table->embedded_order == 0) {
+      throw InvalidArgument("ERK table " + options.table +
+                            " has no embedded method to choose adaptive steps with: give a fixed step");
+    }
+  }
+}
+
+}  // namespace
+
+void ArkodeMemoryDeleter::operator()(void* memory) const {
+#if SUNDIALS_VERSION_MAJOR >= 7
+  ARKodeFree(&memory);
+#else
+  if (stepper == ArkodeStepper::Erk) {
+    ERKStepFree(&memory);
+  } else {
+    ARKStepFree(&memory);
+  }
+#endif
+}
+
+const char* evolve_name([[maybe_unused]] const ArkodeOptions& options) {
+  [[maybe_unused]] const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  return EA_ARKODE_NAME(ERKStepEvolve, ARKStepEvolve, ARKodeEvolve);
+}
+
+int too_much_work_flag() { return ARK_TOO_MUCH_WORK; }
+
+void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+               CallbackData& data, const ArkodeOptions& options) {
+  check_options(options, t0, t1);
+  const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  SUNContext context = solver.context;
+  const auto length = static_cast<sunindextype>(y0.size());
+  solver.y = make_serial_vector(length, context);
+  view(solver.y.get()) = y0;
+
+  solver.memory = ArkodeMemory(explicit_stepper ? ERKStepCreate(rhs, t0, solver.y.get(), context)
+                                                : ARKStepCreate(nullptr, rhs, t0, solver.y.get(), context),
+                               ArkodeMemoryDeleter{options.stepper});
+  if (!solver.memory)
+    throw energy_audit::Error(explicit_stepper ? "ERKStepCreate failed" : "ARKStepCreate failed");
+  void* memory = solver.memory.get();
+  capture_messages(solver, data, explicit_stepper);
+  const auto call = [&](int flag, const char* function) {
+    check(explicit_stepper, flag, function, data, t0);
+  };
+  CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
+  call(EA_ARKODE_CALL(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData, memory, callback_data),
+       EA_ARKODE_NAME(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData));
+  if (explicit_stepper) {
+    const std::string& table = options.table.empty() ? default_erk_table().name : options.table;
+    call(ERKStepSetTableName(memory, table.c_str()), "ERKStepSetTableName");
+  }
+  if (options.fixed_step > 0) {
+    set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
+  } else {
+    call(EA_ARKODE_CALL(ERKStepSStolerances, ARKStepSStolerances, ARKodeSStolerances, memory, options.rtol,
+                        options.atol),
+         EA_ARKODE_NAME(ERKStepSStolerances, ARKStepSStolerances, ARKodeSStolerances));
+    set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
+    if (options.initial_step > 0) {
+      call(EA_ARKODE_CALL(ERKStepSetInitStep, ARKStepSetInitStep, ARKodeSetInitStep, memory,
+                          options.initial_step),
+           EA_ARKODE_NAME(ERKStepSetInitStep, ARKStepSetInitStep, ARKodeSetInitStep));
+    }
+    if (options.max_step > 0) {
+      call(EA_ARKODE_CALL(ERKStepSetMaxStep, ARKStepSetMaxStep, ARKodeSetMaxStep, memory, options.max_step),
+           EA_ARKODE_NAME(ERKStepSetMaxStep, ARKStepSetMaxStep, ARKodeSetMaxStep));
+    }
+  }
+  if (!explicit_stepper) {  // Newton (ARKStep's default) with a dense linear solver
+    solver.jacobian.reset(SUNDenseMatrix(length, length, context));
+    solver.linear_solver.reset(SUNLinSol_Dense(solver.y.get(), solver.jacobian.get(), context));
+    if (!solver.jacobian || !solver.linear_solver)
+      throw energy_audit::Error("dense linear solver not created");
+    call(EA_ARKODE_CALL(ARKStepSetLinearSolver, ARKStepSetLinearSolver, ARKodeSetLinearSolver, memory,
+                        solver.linear_solver.get(), solver.jacobian.get()),
+         EA_ARKODE_NAME(ARKStepSetLinearSolver, ARKStepSetLinearSolver, ARKodeSetLinearSolver));
+  }
+}
+
+void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+                  CallbackData& data, const ArkodeOptions& options) {
+  if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
+    throw InvalidArgument(problem);
+  }
+  const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  void* memory = solver.memory.get();
+  view(solver.y.get()) = y0;
+  if (explicit_stepper) {
+    check(true, ERKStepReInit(memory, rhs, t0, solver.y.get()), "ERKStepReInit", data, t0);
+  } else {
+    check(false, ARKStepReInit(memory, nullptr, rhs, t0, solver.y.get()), "ARKStepReInit", data, t0);
+  }
+  set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
+}
+
+int take_one_step(ArkodeSolver& solver, double tout, double& t, const CallbackData& data,
+                  const ArkodeOptions& options) {
+  void* memory = solver.memory.get();
+  [[maybe_unused]] const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  // ARKODE adds the fixed step to its time, and the sum of n steps may fall short of the stop
+  // time by more than its round-off allowance: the last step would then be followed by one of a
+  // few ulps. A last step within round-off of h is taken as the step that reaches the stop time.
+  const double h = options.fixed_step, remaining = tout - t;
+  if (h > 0 && remaining != h && std::abs(remaining - h) <= 1e-8 * h) {
+    check(explicit_stepper,
+          EA_ARKODE_CALL(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep, memory, remaining),
+          EA_ARKODE_NAME(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep), data, t);
+  }
+  sunrealtype reached = t;
+  const int flag = EA_ARKODE_CALL(ERKStepEvolve, ARKStepEvolve, ARKodeEvolve, memory, tout, solver.y.get(),
+                                  &reached, ARK_ONE_STEP);
+  t = reached;
+  return flag;
+}
+
+SolverCounters read_counters(void* memory, const ArkodeOptions& options) {
+  [[maybe_unused]] const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  SolverCounters c;
+  EA_ARKODE_CALL(ERKStepGetNumSteps, ARKStepGetNumSteps, ARKodeGetNumSteps, memory, &c.steps);
+  EA_ARKODE_CALL(ERKStepGetNumErrTestFails, ARKStepGetNumErrTestFails, ARKodeGetNumErrTestFails, memory,
+                 &c.error_test_failures);
+#if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 2)
+  ARKodeGetNumRhsEvals(memory, explicit_stepper ? 0 : 1,
+                       &c.rhs_evaluations);  // ARKStep: fi, the implicit part
+#else
+  if (explicit_stepper) {
+    ERKStepGetNumRhsEvals(memory, &c.rhs_evaluations);
+  } else {
+    long explicit_part = 0;
+    ARKStepGetNumRhsEvals(memory, &explicit_part, &c.rhs_evaluations);
+  }
+#endif
+  if (!explicit_stepper) {
+    EA_ARKODE_CALL(ARKStepGetNumNonlinSolvIters, ARKStepGetNumNonlinSolvIters, ARKodeGetNumNonlinSolvIters,
+                   memory, &c.nonlinear_iterations);
+    EA_ARKODE_CALL(ARKStepGetNumNonlinSolvConvFails, ARKStepGetNumNonlinSolvConvFails,
+                   ARKodeGetNumNonlinSolvConvFails, memory, &c.nonlinear_convergence_failures);
+    EA_ARKODE_CALL(ARKStepGetNumJacEvals, ARKStepGetNumJacEvals, ARKodeGetNumJacEvals, memory,
+                   &c.jacobian_evaluations);
+    EA_ARKODE_CALL(ARKStepGetNumLinRhsEvals, ARKStepGetNumLinRhsEvals, ARKodeGetNumLinRhsEvals, memory,
+                   &c.jacobian_rhs_evaluations);
+  }
+  return c;
+}
+
+void fail(ArkodeSolver& solver, int flag, const char* function, const CallbackData& data,
+          const ArkodeOptions& options) {
+  const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  void* memory = solver.memory.get();
+  sunrealtype t = 0;
+  EA_ARKODE_CALL(ERKStepGetCurrentTime, ARKStepGetCurrentTime, ARKodeGetCurrentTime, memory, &t);
+  const std::string message = failure_message(data, flag == ARK_TOO_MUCH_WORK, options.max_steps);
+  throw ArkodeFailure(SolverError(function, flag, flag_name(explicit_stepper, flag), message, t),
+                      read_counters(memory, options));
+}
+
+}  // namespace energy_audit::sun::detail

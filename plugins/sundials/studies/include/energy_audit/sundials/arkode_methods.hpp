@@ -1,0 +1,143 @@
+#pragma once
+/// \file
+/// ARKODE as a method family of the studies (energy_audit/studies/method_family.hpp):
+/// arkode-erk (ERKStep, a Butcher table by name) and arkode-dirk (ARKStep's diagonally implicit
+/// method), run by integrate_arkode. Both are adaptive, and run at a fixed step in the variant
+/// at_fixed_step gives. Needs EnergyAudit::arkode besides EnergyAudit::studies_sundials.
+
+#include <energy_audit/kinematic_system.hpp>
+#include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/kinematic_run.hpp>
+#include <energy_audit/studies/method_family.hpp>
+#include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/run_integrator.hpp>
+#include <energy_audit/studies/run_model.hpp>
+#include <energy_audit/studies/settings_error.hpp>
+#include <energy_audit/sundials/adaptive_interval.hpp>
+#include <energy_audit/sundials/arkode_options.hpp>
+#include <energy_audit/sundials/erk_tables.hpp>
+#include <energy_audit/sundials/integrate_arkode.hpp>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace energy_audit::sun {
+
+struct ArkodeMethods {
+  static constexpr const char* name = "arkode";
+
+  static const std::vector<studies::Method>& methods() {
+    static const std::vector<studies::Method> list = [] {
+      const auto adaptive = [](std::string method_name, std::string description, std::size_t variant) {
+        studies::Method method{std::move(method_name), std::move(description), name, variant};
+        method.chooses_steps = true;
+        method.takes_fixed_step = true;
+        method.interval_problem = adaptive_interval_problem;
+        return method;
+      };
+      return std::vector<studies::Method>{
+          adaptive("arkode-erk",
+                   "ARKODE ERKStep, explicit Runge-Kutta, a Butcher table by name (--table, default " +
+                       default_erk_table().name + "); adaptive, or at a fixed step with --step",
+                   0),
+          adaptive("arkode-dirk",
+                   "ARKODE ARKStep, diagonally implicit Runge-Kutta of order 4, Newton with a dense linear "
+                   "solver; "
+                   "adaptive, or at a fixed step with --step",
+                   1)};
+    }();
+    return list;
+  }
+
+  /// The stepper of one of the family's methods.
+  static ArkodeStepper stepper(const studies::Method& method) {
+    if (!studies::belongs_to<ArkodeMethods>(method)) {
+      throw std::invalid_argument(method.name + " is not an ARKODE method");
+    }
+    return method.variant == 0 ? ArkodeStepper::Erk : ArkodeStepper::Dirk;
+  }
+
+  /// Refuses a table (`option`, by ARKODE's name) for a method other than arkode-erk, a name
+  /// ARKODE does not have (naming its tables), and for adaptive steps (`adaptive`) a table without
+  /// an embedded method. An empty table is ERKStep's default. Throws SettingsError.
+  static void check_table(const studies::Method& method, const std::string& table, bool adaptive,
+                          const std::string& option) {
+    if (table.empty()) return;
+    if (!studies::belongs_to<ArkodeMethods>(method) || stepper(method) != ArkodeStepper::Erk) {
+      throw studies::SettingsError(option + ": applies to arkode-erk only, not to " + method.name);
+    }
+    const ErkTable* found = find_erk_table(table);
+    if (!found) {
+      throw studies::SettingsError(option + ": unknown ERK table '" + table +
+                                   "' (ARKODE's explicit tables: " + erk_table_names() + ")");
+    }
+    if (adaptive && found->embedded_order == 0) {
+      throw studies::SettingsError(
+          option + ": " + table + " has no embedded method to choose adaptive steps with; give a fixed step");
+    }
+  }
+
+  /// `method` at a fixed step: not adaptive, of the order of its table (`table`, empty for
+  /// ERKStep's default; ARKStep's DIRK is of order 4).
+  static studies::Method at_fixed_step(studies::Method method, const std::string& table) {
+    method.chooses_steps = false;
+    if (stepper(method) == ArkodeStepper::Erk) {
+      method.order = (table.empty() ? default_erk_table() : *find_erk_table(table)).order;
+    } else {
+      method.order = 4;
+    }
+    return method;
+  }
+
+  /// The adapter's options for a run of `method` with the studies' adaptive options (or at
+  /// `step`, for the fixed-step variant).
+  static ArkodeOptions options(const studies::Method& method, const CvodesOptions& adaptive, double step,
+                               const std::string& table) {
+    ArkodeOptions options;
+    options.stepper = stepper(method);
+    if (options.stepper == ArkodeStepper::Erk) options.table = table;
+    if (method.adaptive()) {
+      options.rtol = adaptive.rtol;
+      options.atol = adaptive.atol;
+      options.max_steps = adaptive.max_steps;
+      options.initial_step = adaptive.initial_step;
+      options.max_step = adaptive.max_step;
+    } else {
+      options.fixed_step = step;
+      options.max_steps = std::numeric_limits<long>::max();  // the studies bound the number of fixed steps
+    }
+    return options;
+  }
+
+  template <class System>
+  static void run(studies::RunOutcome& outcome, const System& system, Vector& y,
+                  const studies::RunSettings& settings) {
+    ArkodeOptions options =
+        ArkodeMethods::options(settings.method, settings.cvodes, settings.step, settings.table);
+    options.breakpoints = studies::breakpoints_of(system);
+    outcome.cvodes = settings.cvodes;
+    outcome.cvodes.z_mode = ZMode::State;  // ARKODE has no quadratures
+    outcome.table = options.stepper == ArkodeStepper::Erk
+                        ? (options.table.empty() ? default_erk_table().name : options.table)
+                        : std::string();
+    const Interval& i = outcome.interval;
+    studies::run_integrator<ArkodeResult>(outcome, system, [&](ArkodeResult& result, auto&& observer) {
+      integrate_arkode(result, system, y, i.t0, i.t_end, observer, options, settings.stop);
+    });
+  }
+
+  template <class Model, class Observer>
+  static void run_kinematic(studies::KinematicOutcome& outcome, const KinematicSystem<Model>& system,
+                            Vector& q, Observer& observer, const studies::KinematicSettings& settings,
+                            StopRequest& stop) {
+    const ArkodeOptions options = ArkodeMethods::options(settings.method, settings.cvodes, settings.step, {});
+    outcome.cvodes = settings.cvodes;
+    studies::run_kinematic_integrator<ArkodeResult>(outcome, [&](ArkodeResult& result) {
+      integrate_arkode(result, system, q, outcome.interval.t0, outcome.interval.t_end, observer, options,
+                       &stop);
+    });
+  }
+};
+
+}  // namespace energy_audit::sun
