@@ -3,15 +3,18 @@
 // the solution and the return sequence bit for bit those of the plain evolve calls (output times,
 // one-step mode, stop times, roots), the start mid-run and the restart after ERKStepReInit, a
 // step taken beside the audit refused, the header after SUNDIALS' example macros; and the
-// example programs (examples/drop_in_arkode/) as a user runs them.
+// example programs (examples/drop_in_arkode/) as a user runs them, on SUNDIALS 7 the SPRKStep
+// one and its wrong twin too, their output against that of the same programs unaudited.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <energy_audit/error.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arkode_program.hpp"
@@ -276,9 +279,9 @@ struct Run {
   std::string output;    // stdout and stderr
 };
 
-Run run(const std::string& program) {
+Run run(const std::string& program, const std::string& arguments = "") {
   Run result;
-  FILE* pipe = popen(("'" + program + "' 2>&1").c_str(), "r");
+  FILE* pipe = popen(("'" + program + "' " + arguments + " 2>&1").c_str(), "r");
   BOOST_TEST_REQUIRE(pipe != nullptr);
   char buffer[4096];
   std::size_t n = 0;
@@ -288,13 +291,14 @@ Run run(const std::string& program) {
   return result;
 }
 
-// The value after "energy audit: delta_C = "; NaN if the line is missing.
-double delta_c(const std::string& output) {
-  const std::string key = "energy audit: delta_C = ";
+// The value after `key` in the output; NaN if it is missing.
+double value_after(const std::string& output, const std::string& key) {
   const std::size_t at = output.find(key);
   if (at == std::string::npos) return std::nan("");
   return std::strtod(output.c_str() + at + key.size(), nullptr);
 }
+
+double delta_c(const std::string& output) { return value_after(output, "energy audit: delta_C = "); }
 
 }  // namespace
 
@@ -320,5 +324,137 @@ BOOST_AUTO_TEST_CASE(the_c_program_prints_what_the_cpp_program_prints) {
   BOOST_TEST(right.output == cpp.output);
   BOOST_TEST(wrong.output == cpp_wrong.output);
 }
+
+#ifdef KEPLER_SPRKSTEP
+// The SPRKStep example (SUNDIALS 7): the Kepler orbit of eccentricity 0.6 and semi-major axis
+// a = 1 at the fixed step 0.01 with ARKODE_SPRK_MCLACHLAN_4_4, from the perihelion.
+
+namespace {
+
+// The program's output less the audit's summary, the lines that begin with "energy audit: ".
+std::string program_output(const std::string& output) {
+  std::string kept;
+  for (std::size_t at = 0; at < output.size();) {
+    const std::size_t end = std::min(output.find('\n', at), output.size() - 1) + 1;
+    if (output.compare(at, 14, "energy audit: ") != 0) kept.append(output, at, end - at);
+    at = end;
+  }
+  return kept;
+}
+
+// One output line of the program: t, q1, q2, v1, v2 and L - L0.
+struct KeplerRow {
+  double t, q1, q2, v1, v2, angular_momentum_change;
+  double speed_squared() const { return v1 * v1 + v2 * v2; }
+  double radius() const { return std::hypot(q1, q2); }
+  /// H = |v|²/2 − 1/|q|, the energy of the program's model (unit mass and gravitational parameter).
+  double energy() const { return 0.5 * speed_squared() - 1 / radius(); }
+  /// |v|²/2 + ln|q|: the energy of the wrong twin's force −q/|q|², the one its method keeps.
+  double wrong_force_energy() const { return 0.5 * speed_squared() + std::log(radius()); }
+};
+
+std::vector<KeplerRow> kepler_rows(const std::string& output) {
+  std::vector<KeplerRow> rows;
+  std::size_t at = 0;
+  while (at < output.size()) {
+    const std::size_t end = std::min(output.find('\n', at), output.size());
+    const std::string line = output.substr(at, end - at);
+    KeplerRow r{};
+    if (std::sscanf(line.c_str(), "%lf %lf %lf %lf %lf %lf", &r.t, &r.q1, &r.q2, &r.v1, &r.v2,
+                    &r.angular_momentum_change) == 6) {
+      rows.push_back(r);
+    }
+    at = end + 1;
+  }
+  return rows;
+}
+
+// The perihelion state: q = (1 − e, 0), v = (0, √((1 + e)/(1 − e))), e = 0.6: |v| = 2, |q| = 0.4.
+constexpr KeplerRow kepler_start{0, 0.4, 0, 0, 2, 0};
+// The closed-form energy of the orbit, −1/(2a), and its largest energy term, |V| = 1/|q| = 2.5 at
+// the perihelion: the audit's energy scale.
+constexpr double kepler_energy = -0.5, kepler_energy_scale = 2.5;
+
+}  // namespace
+
+// The audited programs print what they print without the audit (the same source compiled
+// against unaudited/'s stand-in header, ARKodeEvolve itself), byte for byte, statistics
+// included: output times reached by stop times, and output interpolated (--disable-tstop);
+// the correct program and its wrong twin.
+BOOST_AUTO_TEST_CASE(the_kepler_programs_print_what_they_print_unaudited) {
+  const std::pair<const char*, const char*> programs[] = {
+      {KEPLER_SPRKSTEP, KEPLER_SPRKSTEP_UNAUDITED},
+      {KEPLER_SPRKSTEP_WRONG_EXPONENT, KEPLER_SPRKSTEP_WRONG_EXPONENT_UNAUDITED}};
+  for (const auto& [audited_program, plain_program] : programs) {
+    for (const std::string arguments : {"", "--disable-tstop"}) {
+      BOOST_TEST_CONTEXT(audited_program << " " << arguments) {
+        const Run audited = run(audited_program, arguments), plain = run(plain_program, arguments);
+        BOOST_TEST(plain.exit_status == 0);
+        BOOST_TEST(kepler_rows(plain.output).size() == 10u);  // t = 10, 20, ..., 100
+        BOOST_TEST(plain.output.find("f1 RHS fn evals") != std::string::npos);
+        BOOST_TEST(plain.output.find("energy audit") == std::string::npos);
+        BOOST_TEST(audited.output.find("energy audit: delta_C = ") != std::string::npos);
+        BOOST_TEST(program_output(audited.output) == plain.output);
+      }
+    }
+  }
+  const Run refused = run(KEPLER_SPRKSTEP, "--tstop");
+  BOOST_TEST(refused.exit_status == 2);
+  BOOST_TEST(refused.output.find(": unknown argument '--tstop'; the one option is --disable-tstop\n") !=
+             std::string::npos);
+}
+
+// The correct program passes in both output modes. Its energy error, bounded as a symplectic
+// method's is, is O(h⁴) = 1e-8 of the energy scale at h = 0.01 at most (9.2e-10 measured): the
+// bound asserted on δ_C. The audit's sup |C − C(t0)| over every step is at least the error that
+// the printed states show against the closed-form energy −1/(2a), and of its size.
+BOOST_AUTO_TEST_CASE(the_kepler_program_passes_with_its_energy_error_bounded) {
+  for (const std::string arguments : {"", "--disable-tstop"}) {
+    BOOST_TEST_CONTEXT("kepler_sprkstep " << arguments) {
+      const Run r = run(KEPLER_SPRKSTEP, arguments);
+      BOOST_TEST_MESSAGE(r.output);
+      BOOST_TEST(r.exit_status == 0);
+      BOOST_TEST(r.output.find("): pass") != std::string::npos);
+      BOOST_TEST(delta_c(r.output) < 1e-8);
+      BOOST_TEST(value_after(r.output, "energy scale = ") == kepler_energy_scale);
+      const std::vector<KeplerRow> rows = kepler_rows(r.output);
+      BOOST_TEST_REQUIRE(rows.size() == 10u);
+      double printed_error = 0;
+      for (const KeplerRow& row : rows) {
+        printed_error = std::max(printed_error, std::abs(row.energy() - kepler_energy));
+        BOOST_TEST(std::abs(row.angular_momentum_change) < 1e-12);
+      }
+      const double audited_error = value_after(r.output, "max |C - C(t0)| = ");  // printed to 4 digits
+      BOOST_TEST_MESSAGE("energy error at the outputs " << printed_error << ", over every step "
+                                                        << audited_error);
+      BOOST_TEST(printed_error > 0);
+      BOOST_TEST(audited_error >= printed_error * (1 - 1e-3));
+      BOOST_TEST(audited_error <= 2 * printed_error);
+    }
+  }
+}
+
+// The wrong twin's method keeps the energy of the wrong force, |v|²/2 + ln|q|, as closely as the
+// correct program's keeps H, and the program's own check, L, holds to round-off (a central force
+// of any exponent keeps it); H of the program's model swings by about a quarter of the energy scale,
+// and the audit fails.
+BOOST_AUTO_TEST_CASE(the_kepler_program_with_the_wrong_exponent_fails) {
+  const Run r = run(KEPLER_SPRKSTEP_WRONG_EXPONENT);
+  BOOST_TEST_MESSAGE(r.output);
+  BOOST_TEST(r.exit_status == 1);
+  BOOST_TEST(r.output.find("): fail") != std::string::npos);
+  BOOST_TEST(delta_c(r.output) > 0.1);
+  const std::vector<KeplerRow> rows = kepler_rows(r.output);
+  BOOST_TEST_REQUIRE(rows.size() == 10u);  // the wrong program runs to the end
+  double printed_error = 0;
+  for (const KeplerRow& row : rows) {
+    BOOST_TEST(std::abs(row.wrong_force_energy() - kepler_start.wrong_force_energy()) < 1e-8);
+    BOOST_TEST(std::abs(row.angular_momentum_change) < 1e-12);
+    printed_error = std::max(printed_error, std::abs(row.energy() - kepler_energy));
+  }
+  BOOST_TEST(printed_error > 0.1 * kepler_energy_scale);
+  BOOST_TEST(value_after(r.output, "max |C - C(t0)| = ") >= printed_error * (1 - 1e-3));
+}
+#endif
 
 BOOST_AUTO_TEST_SUITE_END()
