@@ -20,7 +20,10 @@
  * prints the state and L - L0 every 10 time units; a stop time
  * at each output time makes the method step onto it (with
  * --disable-tstop the output is interpolated instead). Run
- * statistics are printed at the end.
+ * statistics are printed at the end. With --erk it solves the
+ * same problem with ERKStep's explicit 4th-order method at the
+ * same fixed step (f = f1 + f2), to compare with a method that
+ * is not symplectic.
  *
  * The lines marked "energy audit" attach EnergyAudit's drop-in
  * audit through its C interface: T = |v|^2/2 and V = -1/|q| are
@@ -40,6 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <arkode/arkode_erkstep.h>     /* ERKStepCreate (--erk)             */
 #include <arkode/arkode_sprkstep.h>    /* SPRKStepCreate, ARKodeEvolve, ... */
 #include <nvector/nvector_serial.h>    /* serial N_Vector, NV_Ith_S         */
 #include <sundials/sundials_math.h>    /* SUNRsqrt, SUNRpowerR              */
@@ -68,6 +72,7 @@
 /* User-supplied Functions Called by the Solver */
 static int force(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
 static int velocity(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
+static int force_and_velocity(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
 
 /* Private functions */
 static sunrealtype AngularMomentum(N_Vector y);
@@ -84,24 +89,29 @@ int main(int argc, char *argv[])
   SUNContext ctx = NULL;          /* SUNDIALS context */
   int retval;                     /* reusable error-checking flag */
   int use_tstop = 1;              /* reach each output time with a stop time */
+  int use_erk = 0;                /* ERKStep instead of SPRKStep */
+  int i;
   N_Vector y = NULL;              /* empty vector for storing solution */
   void *arkode_mem = NULL;        /* empty ARKODE memory structure */
   sunrealtype t, tout, L0;
   int passed; /* energy audit */
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "--disable-tstop") != 0)) {
-    fprintf(stderr, "%s: unknown argument '%s'; the one option is --disable-tstop\n", argv[0], argv[argc-1]);
-    return 2;
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--disable-tstop") == 0) use_tstop = 0;
+    else if (strcmp(argv[i], "--erk") == 0) use_erk = 1;
+    else {
+      fprintf(stderr, "%s: unknown argument '%s'; the options are --disable-tstop and --erk\n", argv[0], argv[i]);
+      return 2;
+    }
   }
-  if (argc == 2) use_tstop = 0;
 
   /* Create the SUNDIALS context object for this simulation */
   retval = SUNContext_Create(SUN_COMM_NULL, &ctx);
   if (check_retval(&retval, "SUNContext_Create", 1)) return 1;
 
   /* Initial problem output */
-  printf("\nKepler problem, eccentricity %.2f (SPRKStep):\n", ECC);
-  printf("   method = ARKODE_SPRK_MCLACHLAN_4_4\n");
+  printf("\nKepler problem, eccentricity %.2f (%s):\n", ECC, use_erk ? "ERKStep" : "SPRKStep");
+  printf("   method = %s\n", use_erk ? "ERKStep's default of order 4" : "ARKODE_SPRK_MCLACHLAN_4_4");
   printf("   fixed step = %.2e\n", DT);
   printf("   output times %s\n\n", use_tstop ? "reached by stop times" : "interpolated");
 
@@ -114,15 +124,22 @@ int main(int argc, char *argv[])
   NV_Ith_S(y,3) = SUNRsqrt((ONE + ECC)/(ONE - ECC));
   L0 = AngularMomentum(y);
 
-  /* Call SPRKStepCreate to initialize the SPRK timestepper module and
-     specify the force f1 (dv/dt) and the velocity f2 (dq/dt), the
-     initial time T0, and the initial dependent variable vector y. */
-  arkode_mem = SPRKStepCreate(force, velocity, T0, y, ctx);
-  if (check_retval((void *)arkode_mem, "SPRKStepCreate", 0)) return 1;
+  if (use_erk) {
+    /* Call ERKStepCreate to initialize the ERK timestepper module and
+       specify the whole right-hand side f = f1 + f2. */
+    arkode_mem = ERKStepCreate(force_and_velocity, T0, y, ctx);
+    if (check_retval((void *)arkode_mem, "ERKStepCreate", 0)) return 1;
+  } else {
+    /* Call SPRKStepCreate to initialize the SPRK timestepper module and
+       specify the force f1 (dv/dt) and the velocity f2 (dq/dt), the
+       initial time T0, and the initial dependent variable vector y. */
+    arkode_mem = SPRKStepCreate(force, velocity, T0, y, ctx);
+    if (check_retval((void *)arkode_mem, "SPRKStepCreate", 0)) return 1;
 
-  /* Set routines */
-  retval = SPRKStepSetMethodName(arkode_mem, "ARKODE_SPRK_MCLACHLAN_4_4");
-  if (check_retval(&retval, "SPRKStepSetMethodName", 1)) return 1;
+    /* Set routines */
+    retval = SPRKStepSetMethodName(arkode_mem, "ARKODE_SPRK_MCLACHLAN_4_4");
+    if (check_retval(&retval, "SPRKStepSetMethodName", 1)) return 1;
+  }
   retval = ARKodeSetFixedStep(arkode_mem, DT);
   if (check_retval(&retval, "ARKodeSetFixedStep", 1)) return 1;
   retval = ARKodeSetMaxNumSteps(arkode_mem, ((long int)ceil(TF/DT)) + 1);
@@ -198,6 +215,18 @@ static int velocity(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data)
   dydt[1] = yd[3];
 
   return 0;
+}
+
+/* The whole right-hand side for ERKStep (--erk): f = f1 + f2. */
+static int force_and_velocity(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data)
+{
+  sunrealtype *yd = N_VGetArrayPointer(y), *dydt = N_VGetArrayPointer(ydot);
+  int retval = force(t, y, ydot, user_data);  /* dydt[2], dydt[3] */
+
+  dydt[0] = yd[2];
+  dydt[1] = yd[3];
+
+  return retval;
 }
 
 /*-------------------------------

@@ -393,12 +393,12 @@ BOOST_AUTO_TEST_CASE(the_kepler_programs_print_what_they_print_unaudited) {
       {KEPLER_SPRKSTEP, KEPLER_SPRKSTEP_UNAUDITED},
       {KEPLER_SPRKSTEP_WRONG_EXPONENT, KEPLER_SPRKSTEP_WRONG_EXPONENT_UNAUDITED}};
   for (const auto& [audited_program, plain_program] : programs) {
-    for (const std::string arguments : {"", "--disable-tstop"}) {
+    for (const std::string arguments : {"", "--disable-tstop", "--erk"}) {
       BOOST_TEST_CONTEXT(audited_program << " " << arguments) {
         const Run audited = run(audited_program, arguments), plain = run(plain_program, arguments);
         BOOST_TEST(plain.exit_status == 0);
         BOOST_TEST(kepler_rows(plain.output).size() == 10u);  // t = 10, 20, ..., 100
-        BOOST_TEST(plain.output.find("f1 RHS fn evals") != std::string::npos);
+        BOOST_TEST(plain.output.find(arguments == "--erk" ? "RHS fn evals" : "f1 RHS fn evals") != std::string::npos);
         BOOST_TEST(plain.output.find("energy audit") == std::string::npos);
         BOOST_TEST(audited.output.find("energy audit: delta_C = ") != std::string::npos);
         BOOST_TEST(program_output(audited.output) == plain.output);
@@ -407,7 +407,7 @@ BOOST_AUTO_TEST_CASE(the_kepler_programs_print_what_they_print_unaudited) {
   }
   const Run refused = run(KEPLER_SPRKSTEP, "--tstop");
   BOOST_TEST(refused.exit_status == 2);
-  BOOST_TEST(refused.output.find(": unknown argument '--tstop'; the one option is --disable-tstop\n") !=
+  BOOST_TEST(refused.output.find(": unknown argument '--tstop'; the options are --disable-tstop and --erk\n") !=
              std::string::npos);
 }
 
@@ -461,6 +461,20 @@ BOOST_AUTO_TEST_CASE(the_kepler_program_with_the_wrong_exponent_fails) {
   }
   BOOST_TEST(printed_error > 0.1 * kepler_energy_scale);
   BOOST_TEST(value_after(r.output, "max |C - C(t0)| = ") >= printed_error * (1 - 1e-3));
+}
+
+// ERKStep's 4th-order method at the same step (--erk) is not symplectic: its energy error grows
+// over the orbits instead of staying bounded, so the symplectic method's δ_C is the smaller one,
+// by more than a factor of ten; the audit fails the wrong twin on either stepper.
+BOOST_AUTO_TEST_CASE(the_symplectic_method_keeps_the_energy_closer_than_erk_at_the_same_step) {
+  const double symplectic = delta_c(run(KEPLER_SPRKSTEP).output);
+  const Run erk = run(KEPLER_SPRKSTEP, "--erk");
+  BOOST_TEST_MESSAGE("delta_C: SPRK " << symplectic << ", ERK " << delta_c(erk.output));
+  BOOST_TEST(erk.exit_status == 0);
+  BOOST_TEST(10 * symplectic < delta_c(erk.output));
+  const Run wrong = run(KEPLER_SPRKSTEP_WRONG_EXPONENT, "--erk");
+  BOOST_TEST(wrong.exit_status == 1);
+  BOOST_TEST(delta_c(wrong.output) > 0.1);
 }
 #endif
 
