@@ -361,7 +361,7 @@ threshold: pass when delta_C <= threshold (1e-3).
 Z comes from 4-point Gauss quadrature on the cubic Hermite interpolants of each interval (error
 O(h^4) in the sampling interval h). Returns a TrajectoryAudit.)";
 
-PYBIND11_MODULE(energy_audit, m) {
+PYBIND11_MODULE(_energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
             "Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.";
   m.attr("__version__") = ENERGY_AUDIT_VERSION;

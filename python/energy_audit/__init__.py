@@ -1,0 +1,9 @@
+"""EnergyAudit: is this numerical solution of the equations of motion trustworthy?
+
+Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.
+The functions and result types are those of the compiled extension ``_energy_audit``
+(docs/python.md).
+"""
+
+from ._energy_audit import *  # noqa: F401,F403  the compiled functions and result types
+from ._energy_audit import __version__  # noqa: F401
