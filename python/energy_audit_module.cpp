@@ -276,9 +276,57 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   return r;
 }
 
-/// A NumPy vector or matrix as the n × N samples (one column per time).
-ea::Matrix samples_matrix(const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
-                          py::ssize_t count, const char* name) {
+/// An array-like argument of samples (a NumPy array, a list, ...), taken as it is and checked by
+/// real_samples; help() names it as NumPy's typing does.
+struct SampleArray {
+  py::object values;
+};
+
+}  // namespace
+
+namespace pybind11::detail {
+template <>
+struct type_caster<SampleArray> {
+  PYBIND11_TYPE_CASTER(SampleArray, const_name("numpy.typing.ArrayLike"));
+  bool load(handle source, bool) {
+    value.values = reinterpret_borrow<object>(source);
+    return true;
+  }
+};
+}  // namespace pybind11::detail
+
+namespace {
+
+/// `samples` as a C-ordered float64 array: integers and floats are taken, complex numbers, bools,
+/// strings and objects that are not real numbers are a TypeError naming the argument, a ragged
+/// list a ValueError.
+py::array_t<double, py::array::c_style> real_samples(const SampleArray& samples, const char* name) {
+  py::array array;
+  try {
+    array = py::module_::import("numpy").attr("asarray")(samples.values);
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_ValueError)) throw;
+    throw ea::InvalidArgument(std::string(name) + " is not an array of samples: " + py::str(e.value()).cast<std::string>());
+  }
+  const char kind = array.dtype().kind();
+  if (kind == 'O') {
+    try {
+      array = array.attr("astype")("float64");
+    } catch (const py::error_already_set& e) {
+      if (!e.matches(PyExc_TypeError) && !e.matches(PyExc_ValueError)) throw;
+      throw py::type_error(std::string(name) + " holds objects that are not real numbers");
+    }
+  } else if (kind != 'i' && kind != 'u' && kind != 'f') {
+    throw py::type_error(std::string(name) + " must hold real numbers, not " +
+                         py::str(array.dtype()).cast<std::string>() +
+                         (kind == 'c' ? " (the audit takes the real q, v and a)" : ""));
+  }
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+}
+
+/// A vector or matrix of samples as the n × N samples (one column per time).
+ea::Matrix samples_matrix(const SampleArray& samples, py::ssize_t count, const char* name) {
+  const py::array_t<double, py::array::c_style> values = real_samples(samples, name);
   if (values.ndim() == 1) {
     if (values.shape(0) != count) {
       throw ea::InvalidArgument(std::string(name) + " has " + std::to_string(values.shape(0)) + " samples, t has " +
@@ -296,6 +344,23 @@ ea::Matrix samples_matrix(const py::array_t<double, py::array::c_style | py::arr
     for (py::ssize_t j = 0; j < values.shape(1); ++j) m(j, i) = values.at(i, j);
   }
   return m;
+}
+
+/// What a user's energy or power function returned, as a number: TypeError when it is none
+/// (a str, an array of several values), ValueError when it is not finite, naming the function
+/// (`what`, its call as the docstring writes it) and the time.
+double returned_number(const py::object& value, const char* what, double time) {
+  const double number = PyFloat_AsDouble(value.ptr());
+  if (number == -1.0 && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + " returned " +
+                         py::str(value.get_type().attr("__name__")).cast<std::string>() + ", not a number (at t = " +
+                         ea::to_text(time) + ")");
+  }
+  if (!std::isfinite(number)) {
+    throw ea::InvalidArgument(std::string(what) + " is " + ea::to_text(number) + " at t = " + ea::to_text(time));
+  }
+  return number;
 }
 
 py::array_t<double> as_array(const ea::Vector& x) { return py::array_t<double>(x.size(), x.data()); }
@@ -317,14 +382,15 @@ ValueError naming it. Ctrl-C stops the run at the next step boundary and returns
 computed, its end "interrupted at t = ...".
 
 model: a name of models(); method: a name of methods() (default rk4).
-step: the fixed step h (fixed-step methods; default 1e-3).
+step: the fixed step h [s] (fixed-step methods; default 1e-3).
 rtol, atol: tolerances of the adaptive methods cvode-bdf, cvode-adams and idas (1e-8, 1e-10).
-max_steps, initial_step, max_step: the adaptive methods' step budget, first step (0: the solver's
-  estimate) and largest step (0: unbounded); defaults 100000, 0, 0.
+max_steps, initial_step, max_step: the adaptive methods' step budget, first step [s] (0: the
+  solver's estimate) and largest step [s] (0: unbounded); defaults 100000, 0, 0.
 z_as: "state" or "quadrature", how an adaptive method carries Z; iteration: "newton" or
   "fixed-point" (cvode-adams).
-t_end: the end of the interval (default: the model's).
-set, init: {name: value} for the model's parameters and initial values (finite numbers).
+t_end: the end of the interval [s] (default: the model's).
+set, init: {name: value} for the model's parameters and initial values (finite numbers, in the
+  units of docs/models.md).
 form: lagrange|hamilton (Lagrange models), multipliers|maggi (multiplier models);
   independent: Maggi's independent velocities, coordinate names.
 threshold: pass when delta_C <= threshold (1e-3); drift_threshold: multiplier models, pass when
@@ -346,7 +412,9 @@ equation_columns: add to the history eq_NAME per coordinate, the relative residu
 ledger_columns: add to the history, for a model that names its forces, P_NAME [W] and W_NAME [J]
   of each named force and dC_dt [W], the residual power (nan in the first row).
 
-Returns a RunResult.)";
+Returns a RunResult. A run that fails once started (a solver's failure, a mass matrix that is
+not positive definite) comes back with verdict "error" and its end "error: ..."; a failure before
+the run starts raises AuditError, a bad argument ValueError (TypeError for a wrong type).)";
 
 constexpr const char* audit_trajectory_doc = R"(Audits samples of a trajectory computed elsewhere.
 
@@ -358,6 +426,11 @@ dT_dt(q, v, t), dV_dt(q, t): the explicit time derivatives of T and V, required 
   on t (a T or V seen to change with t at fixed q and v without its rate raises ValueError).
 threshold: pass when delta_C <= threshold (1e-3).
 
+t, q, v, a take integers and floats; complex numbers, bools, strings and other objects raise
+TypeError, samples that are not finite, shapes that do not match or times that do not increase
+ValueError. A function that returns no number raises TypeError, one that returns nan or inf
+ValueError; an exception raised by one of them reaches the caller as itself.
+
 Z comes from 4-point Gauss quadrature on the cubic Hermite interpolants of each interval (error
 O(h^4) in the sampling interval h). Returns a TrajectoryAudit.)";
 
@@ -365,7 +438,16 @@ PYBIND11_MODULE(_energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
             "Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.";
   m.attr("__version__") = ENERGY_AUDIT_VERSION;
-  py::register_exception<studies::SettingsError>(m, "UsageError", PyExc_ValueError);
+  // Bad arguments are ValueError (UsageError: the command line's usage errors); a computation
+  // that fails at run time (energy_audit::Error: a mass matrix that is not positive definite, a
+  // solver's failure, no static equilibrium) is AuditError, a RuntimeError. The message is the
+  // library's one line. A run that fails once started is reported by its RunResult instead.
+  py::register_exception<studies::SettingsError>(m, "UsageError", PyExc_ValueError).doc() =
+      "An argument the command line would refuse as a usage error; the message names it as Python spells it.";
+  py::register_exception<ea::Error>(m, "AuditError", PyExc_RuntimeError).doc() =
+      "A computation of the audit failed at run time (a mass matrix that is not positive definite, a "
+      "solver's failure, no static equilibrium); the message is the library's.";
+  // Registered after AuditError's, so tried before it: InvalidArgument is an Error too.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -400,9 +482,9 @@ PYBIND11_MODULE(_energy_audit, m) {
       .def_readonly("work_ledger", &RunResult::work_ledger,
                     "models that name their forces: each force's work, Z, the residual work and the suspect "
                     "force (docs/mathematics.md, the work ledger); None otherwise")
-      .def_readonly("step", &RunResult::step, "the fixed step; NaN for an adaptive method")
+      .def_readonly("step", &RunResult::step, "the fixed step [s]; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
-      .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed")
+      .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed [s]")
       .def_readonly("wall_seconds", &RunResult::wall_seconds, "the run's wall time [s]")
       .def_readonly("steps", &RunResult::steps, "accepted steps")
       .def_readonly("rhs_evaluations", &RunResult::rhs_evaluations, "right-hand side evaluations")
@@ -459,13 +541,16 @@ PYBIND11_MODULE(_energy_audit, m) {
   python::add_study_functions(m);
 
   py::class_<ea::Audit>(m, "TrajectoryAudit", "What audit_trajectory() returns")
-      .def_property_readonly("delta_C", &ea::Audit::relative_drift)
-      .def_property_readonly("verdict", [](const ea::Audit& a) { return std::string(ea::verdict_name(a.verdict())); })
-      .def_property_readonly("passed", &ea::Audit::passed)
-      .def_property_readonly("max_abs_dC", &ea::Audit::max_abs_drift)
-      .def_property_readonly("t_max_abs_dC", &ea::Audit::time_of_max_drift)
-      .def_property_readonly("energy_scale", &ea::Audit::energy_scale)
-      .def_property_readonly("C0", &ea::Audit::initial_control)
+      .def_property_readonly("delta_C", &ea::Audit::relative_drift,
+                             "sup |C - C0| / sup max(|E|, |T|, |V|) over the samples")
+      .def_property_readonly(
+          "verdict", [](const ea::Audit& a) { return std::string(ea::verdict_name(a.verdict())); },
+          "\"pass\" when delta_C <= threshold, else \"fail\"")
+      .def_property_readonly("passed", &ea::Audit::passed, "verdict == \"pass\"")
+      .def_property_readonly("max_abs_dC", &ea::Audit::max_abs_drift, "sup |C - C0| [J]")
+      .def_property_readonly("t_max_abs_dC", &ea::Audit::time_of_max_drift, "the time of sup |C - C0|")
+      .def_property_readonly("energy_scale", &ea::Audit::energy_scale, "sup max(|E|, |T|, |V|) [J], delta_C's scale")
+      .def_property_readonly("C0", &ea::Audit::initial_control, "C = H + Z at the first sample [J]")
       .def("__repr__", [](const ea::Audit& a) {
         return "<TrajectoryAudit: delta_C = " + drift_text(a.relative_drift()) + ", " + ea::verdict_name(a.verdict()) +
                ">";
@@ -473,35 +558,38 @@ PYBIND11_MODULE(_energy_audit, m) {
 
   m.def(
       "audit_trajectory",
-      [](const py::array_t<double, py::array::c_style | py::array::forcecast>& t,
-         const py::array_t<double, py::array::c_style | py::array::forcecast>& positions,
-         const py::array_t<double, py::array::c_style | py::array::forcecast>& velocities,
-         const py::array_t<double, py::array::c_style | py::array::forcecast>& accelerations, const py::function& T,
-         const py::function& V, const std::optional<py::function>& power, const std::optional<py::function>& dT_dt,
+      [](const SampleArray& times, const SampleArray& positions, const SampleArray& velocities,
+         const SampleArray& accelerations, const py::function& T, const py::function& V,
+         const std::optional<py::function>& power, const std::optional<py::function>& dT_dt,
          const std::optional<py::function>& dV_dt, double threshold) {
+        const py::array_t<double, py::array::c_style> t = real_samples(times, "t");
         if (t.ndim() != 1) throw ea::InvalidArgument("t must be one-dimensional");
         const py::ssize_t count = t.shape(0);
         ea::TrajectorySamples samples{ea::Vector(count), samples_matrix(positions, count, "q"),
                                       samples_matrix(velocities, count, "v"), samples_matrix(accelerations, count, "a")};
         for (py::ssize_t i = 0; i < count; ++i) samples.t[i] = t.at(i);
+        // The user's functions are called here, on this thread: an exception they raise reaches
+        // the caller as itself (pybind11's error_already_set carries it through the audit).
         ea::TrajectoryEnergies e;
         e.kinetic_energy = [T](const ea::Vector& q, const ea::Vector& v, double time) {
-          return T(as_array(q), as_array(v), time).cast<double>();
+          return returned_number(T(as_array(q), as_array(v), time), "T(q, v, t)", time);
         };
-        e.potential_energy = [V](const ea::Vector& q, double time) { return V(as_array(q), time).cast<double>(); };
+        e.potential_energy = [V](const ea::Vector& q, double time) {
+          return returned_number(V(as_array(q), time), "V(q, t)", time);
+        };
         if (power) {
           e.nonpotential_power = [f = *power](const ea::Vector& q, const ea::Vector& v, double time) {
-            return f(as_array(q), as_array(v), time).cast<double>();
+            return returned_number(f(as_array(q), as_array(v), time), "power(q, v, t)", time);
           };
         }
         if (dT_dt) {
           e.kinetic_energy_rate = [f = *dT_dt](const ea::Vector& q, const ea::Vector& v, double time) {
-            return f(as_array(q), as_array(v), time).cast<double>();
+            return returned_number(f(as_array(q), as_array(v), time), "dT_dt(q, v, t)", time);
           };
         }
         if (dV_dt) {
           e.potential_energy_rate = [f = *dV_dt](const ea::Vector& q, double time) {
-            return f(as_array(q), time).cast<double>();
+            return returned_number(f(as_array(q), time), "dV_dt(q, t)", time);
           };
         }
         ea::AuditOptions options;
