@@ -2,6 +2,7 @@
 in another directory, and python -m build makes its wheel: both from a copy of python/ (the
 checkout stays clean), the extension taken from the configured build tree
 ENERGY_AUDIT_CMAKE_BUILD_DIR (nothing compiled again), nothing downloaded."""
+import importlib.util
 import os
 import pathlib
 import shutil
@@ -23,6 +24,10 @@ class PipInstallTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        for module, package in (("pip", "python3-pip"), ("setuptools", "python3-setuptools"),
+                                ("wheel", "python3-wheel")):
+            if importlib.util.find_spec(module) is None:
+                raise unittest.SkipTest(f"{module} is not installed (Debian: {package})")
         cls.directory = tempfile.TemporaryDirectory()
         cls.work = pathlib.Path(cls.directory.name)
         cls.source = cls.work / "python"
