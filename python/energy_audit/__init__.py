@@ -2,8 +2,9 @@
 
 Tracks C = H + Z, constant on exact solutions, and judges its relative drift delta_C.
 The functions and result types are those of the compiled extension ``_energy_audit``
-(docs/python.md).
+(docs/python.md), with audit_solution (a solve_ivp result).
 """
 
 from ._energy_audit import *  # noqa: F401,F403  the compiled functions and result types
 from ._energy_audit import __version__  # noqa: F401
+from .solution import audit_solution  # noqa: F401
