@@ -300,6 +300,23 @@ ea::Matrix samples_matrix(const py::array_t<double, py::array::c_style | py::arr
 
 py::array_t<double> as_array(const ea::Vector& x) { return py::array_t<double>(x.size(), x.data()); }
 
+/// The time and the energy columns of an audit's history (history.hpp), one array each.
+py::dict energy_history(const ea::Audit& audit) {
+  const ea::History& history = audit.history();
+  const auto rows = static_cast<py::ssize_t>(history.rows());
+  std::vector<std::pair<std::string, std::size_t>> columns{{"t", 0}};
+  for (std::size_t k = 0; k < ea::History::energy_column_count; ++k) {
+    columns.emplace_back(ea::History::energy_columns[k], history.layout().energy_offset() + k);
+  }
+  py::dict arrays;
+  for (const auto& [name, index] : columns) {
+    py::array_t<double> values(rows);
+    for (py::ssize_t i = 0; i < rows; ++i) values.mutable_at(i) = history.row(static_cast<std::size_t>(i))[index];
+    arrays[py::str(name)] = values;
+  }
+  return arrays;
+}
+
 }  // namespace
 
 /// "1.234e-09": δ_C as the command line's summary prints it.
@@ -466,6 +483,13 @@ PYBIND11_MODULE(_energy_audit, m) {
       .def_property_readonly("t_max_abs_dC", &ea::Audit::time_of_max_drift)
       .def_property_readonly("energy_scale", &ea::Audit::energy_scale)
       .def_property_readonly("C0", &ea::Audit::initial_control)
+      .def_property_readonly("threshold", &ea::Audit::threshold, "the pass threshold of delta_C")
+      .def_property_readonly("dC_first_above_threshold", &ea::Audit::time_first_above_threshold,
+                             "the first t at which |C - C0| > threshold x the energy scale so far; NaN when at none")
+      .def_property_readonly("dC_fastest_growth_at", &ea::Audit::time_of_fastest_growth,
+                             "the end of the interval over which |C - C0| rose fastest per unit time; NaN when it never rose")
+      .def_property_readonly("history", &energy_history,
+                             "{t, T, T2, T1, T0, V, E, H, Z, C}: arrays with one entry per sample")
       .def("__repr__", [](const ea::Audit& a) {
         return "<TrajectoryAudit: delta_C = " + drift_text(a.relative_drift()) + ", " + ea::verdict_name(a.verdict()) +
                ">";
@@ -506,7 +530,7 @@ PYBIND11_MODULE(_energy_audit, m) {
         }
         ea::AuditOptions options;
         options.threshold = threshold;
-        options.store_every = 0;
+        options.store_every = 1;  // the history of C that plot() draws: one row per sample
         return ea::audit_trajectory(samples, e, options);
       },
       py::arg("t"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("T"), py::arg("V"), py::arg("power") = py::none(),

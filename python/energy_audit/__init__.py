@@ -7,3 +7,9 @@ The functions and result types are those of the compiled extension ``_energy_aud
 
 from ._energy_audit import *  # noqa: F401,F403  the compiled functions and result types
 from ._energy_audit import __version__  # noqa: F401
+from . import plot as _plot
+
+# result.plot(): the figures of plot.py as methods of the compiled result types (matplotlib is
+# imported when a figure is drawn, never by `import energy_audit`).
+RunResult.plot = _plot.plot_run  # noqa: F405
+TrajectoryAudit.plot = _plot.plot_trajectory  # noqa: F405
