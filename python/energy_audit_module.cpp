@@ -376,7 +376,8 @@ dT_dt(q, v, t), dV_dt(q, t): the explicit time derivatives of T and V, required 
 threshold: pass when delta_C <= threshold (1e-3).
 
 Z comes from 4-point Gauss quadrature on the cubic Hermite interpolants of each interval (error
-O(h^4) in the sampling interval h). Returns a TrajectoryAudit.)";
+O(h^4) in the sampling interval h). Returns a TrajectoryAudit, whose history holds t and the
+energies at every sample (plot() draws C(t) - C(t0) and the running delta_C from it).)";
 
 PYBIND11_MODULE(_energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
