@@ -9,6 +9,9 @@ command line's gnuplot figures are (docs/command-line.md, the plot of a run and 
 - compare's result (Comparison.plot): the work-precision diagram, delta_C against the
   right-hand-side evaluations, log-log, one line per method, the threshold dashed.
 
+A line of more than MAX_POINTS rows is drawn through each stretch's minimum and maximum
+(envelope), so that a long history draws quickly and keeps its peaks.
+
 Each returns the matplotlib Figure. With a path, the figure is drawn without pyplot and written
 to that file (the format by its extension), whatever backend is in use; without one it is a
 pyplot figure, shown as pyplot shows figures (plt.show(), or inline in Jupyter).
@@ -20,6 +23,34 @@ import numpy as np
 # Colours told apart also by colour-blind readers (Okabe and Ito), as the command line's.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000", "#999999")
 MARKERS = ("o", "s", "^", "v", "D", "x", "+", "*")
+
+
+# A line of more rows than this is drawn through each stretch's minimum and maximum (envelope).
+MAX_POINTS = 8192
+
+
+def envelope(t, y, max_points=MAX_POINTS):
+    """The indices of the rows a line of (t, y) is drawn through: every row when there are at most
+    max_points, else the first and the last row and the minimum and the maximum of y in each of
+    max_points / 2 stretches of consecutive rows, in order, so that no peak is lost."""
+    count = len(y)
+    if count <= max_points:
+        return np.arange(count)
+    stretch = -(-count // (max_points // 2))  # rows a stretch, rounded up
+    whole = count // stretch
+    blocks = np.asarray(y[:whole * stretch]).reshape(whole, stretch)
+    starts = np.arange(whole) * stretch
+    rest = np.arange(whole * stretch, count)
+    if len(rest):
+        rest = rest[[np.argmin(y[rest]), np.argmax(y[rest])]]
+    return np.unique(np.concatenate(([0, count - 1], starts + np.argmin(blocks, axis=1),
+                                     starts + np.argmax(blocks, axis=1), rest)))
+
+
+def _line(axes, t, y, **style):
+    """Draws y against t through envelope(t, y)."""
+    rows = envelope(t, y)
+    return axes.plot(np.asarray(t)[rows], np.asarray(y)[rows], **style)
 
 
 def _figure(path, figsize, dpi):
@@ -35,8 +66,16 @@ def _figure(path, figsize, dpi):
     return plt.figure(figsize=figsize, dpi=dpi)
 
 
+def _stack_panels(figure):
+    """Margins for panels stacked one above the other (fixed: tight_layout measures every text
+    and costs more than drawing the figure)."""
+    rows = len(figure.axes)
+    figure.subplots_adjust(left=0.1, right=0.97, top=1 - 0.8 / figure.get_figheight(),
+                           bottom=0.5 / figure.get_figheight(), hspace=0.45 if rows > 2 else 0.3)
+
+
 def _finish(figure, path, title):
-    figure.suptitle(title)
+    figure.suptitle(title, y=1 - 0.15 / figure.get_figheight(), va="top")
     if path is not None:
         figure.savefig(path)
     return figure
@@ -54,7 +93,7 @@ def running_drift(C, T, V, E):
 def _drift_panels(figure, rows, t, C, C0, first_above, fastest, threshold, T, V, E):
     """The panels of C(t) - C(t0) and of the running delta_C(t); returns the axes of both."""
     axes = figure.add_subplot(rows, 1, 1)
-    axes.plot(t, C - C0, color=COLOURS[0], lw=1.5, label="C - C0")
+    _line(axes, t, C - C0, color=COLOURS[0], lw=1.5, label="C - C0")
     for time, label, colour in ((first_above, "first above threshold", COLOURS[1]),
                                 (fastest, "fastest growth", COLOURS[2])):
         if math.isfinite(time):
@@ -67,7 +106,7 @@ def _drift_panels(figure, rows, t, C, C0, first_above, fastest, threshold, T, V,
     drift_axes = figure.add_subplot(rows, 1, 2, sharex=axes)
     drift = running_drift(C, T, V, E)
     shown = drift > 0
-    drift_axes.plot(t[shown], drift[shown], color=COLOURS[0], lw=1.5, label="delta_C(t)")
+    _line(drift_axes, t[shown], drift[shown], color=COLOURS[0], lw=1.5, label="delta_C(t)")
     if math.isfinite(threshold) and threshold > 0:
         drift_axes.axhline(threshold, color="black", ls="--", lw=1.2, label=f"threshold {threshold:.0e}")
     if np.any(shown):
@@ -104,9 +143,9 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
                             history["T"], history["V"], history["E"])
     if ledger_columns:
         power = figure.add_subplot(rows, 1, 3, sharex=axes)
-        power.plot(t, history["dC_dt"], color=COLOURS[0], lw=1.5, label="dC/dt")
+        _line(power, t, history["dC_dt"], color=COLOURS[0], lw=1.5, label="dC/dt")
         for k, force in enumerate(forces, start=1):
-            power.plot(t, history["P_" + force], color=COLOURS[k % len(COLOURS)], lw=1.5, label="P_" + force)
+            _line(power, t, history["P_" + force], color=COLOURS[k % len(COLOURS)], lw=1.5, label="P_" + force)
         power.set_title("power: residual dC/dt and each named force")
         power.set_ylabel("[W]")
         power.grid(True)
@@ -115,8 +154,8 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
         if forces:
             work = figure.add_subplot(rows, 1, 4, sharex=axes)
             for k, force in enumerate(forces, start=1):
-                work.plot(t, history["W_" + force], color=COLOURS[k % len(COLOURS)], lw=1.5,
-                          label="W_" + force)
+                _line(work, t, history["W_" + force], color=COLOURS[k % len(COLOURS)], lw=1.5,
+                      label="W_" + force)
             work.set_title("work of each named force")
             work.set_ylabel("[J]")
             work.grid(True)
@@ -124,7 +163,7 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
             last_in_time = work
     elif ledger_totals:
         ledger = result.work_ledger
-        names = [f"W_{force}" for force in ledger["forces"]] + ["residual work"]
+        names = [f"W_{force}" for force in ledger["forces"]] + ["residual"]
         values = list(ledger["forces"].values()) + [ledger["residual_work"]]
         totals = figure.add_subplot(rows, 1, 3)
         totals.barh(names, values, color=[COLOURS[(k + 1) % len(COLOURS)] for k in range(len(names))])
@@ -132,7 +171,7 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
         totals.set_xlabel("[J]")
         totals.grid(True, axis="x")
     last_in_time.set_xlabel("t [s]")
-    figure.tight_layout(rect=(0, 0, 1, 0.97))
+    _stack_panels(figure)
     return _finish(figure, path, title or f"{result.model}, {result.method}: the audit of C = H + Z")
 
 
@@ -149,7 +188,7 @@ def plot_trajectory(audit, path=None, *, title=None, figsize=(10, 7), dpi=100):
                                      audit.dC_first_above_threshold, audit.dC_fastest_growth_at,
                                      audit.threshold, history["T"], history["V"], history["E"])
     drift_axes.set_xlabel("t [s]")
-    figure.tight_layout(rect=(0, 0, 1, 0.97))
+    _stack_panels(figure)
     return _finish(figure, path, title or f"audit_trajectory: delta_C = {audit.delta_C:.3e}, {audit.verdict}")
 
 
@@ -185,7 +224,7 @@ def plot_comparison(comparison, path=None, *, title=None, figsize=(10, 7), dpi=1
     axes.grid(True, which="both")
     axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
     axes.set_title(title or f"work-precision: {comparison['model']}")
-    figure.tight_layout()
+    figure.subplots_adjust(left=0.09, right=0.8, top=0.93, bottom=0.09)
     if path is not None:
         figure.savefig(path)
     return figure

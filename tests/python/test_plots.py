@@ -60,6 +60,23 @@ class PlotTest(unittest.TestCase):
         self.assertEqual([bar.get_width() for bar in bars],
                          [result.work_ledger["forces"]["damper"], result.work_ledger["residual_work"]])
 
+    def test_a_long_history_is_drawn_through_its_envelope(self):
+        # 50001 rows: drawn through at most 8192 points that keep the extremes, the ends and the
+        # order of time.
+        result = ea.run("crane", step=1e-4, ledger_columns=True)
+        figure = result.plot(os.path.join(self.directory, "long.png"))
+        t, C = result.history["t"], result.history["C"]
+        for label, axes, values in (("C - C0", figure.axes[0], C - C[0]),
+                                    ("P_damper", figure.axes[2], result.history["P_damper"])):
+            drawn = line(axes, label)
+            x, y = drawn.get_xdata(), drawn.get_ydata()
+            self.assertLessEqual(len(y), ea.plot.MAX_POINTS + 2, label)
+            self.assertTrue(np.all(np.diff(x) > 0), label)
+            self.assertEqual((x[0], x[-1]), (t[0], t[-1]), label)
+            self.assertEqual((y.min(), y.max()), (values.min(), values.max()), label)
+            np.testing.assert_array_equal(y, values[np.searchsorted(t, x)], label)
+        self.assertEqual(line(figure.axes[1], "delta_C(t)").get_ydata()[-1], result.delta_C)
+
     def test_a_trajectory_audit_draws_its_history(self):
         t = np.linspace(0.0, 2.0, 401)
         audit = ea.audit_trajectory(t, np.cos(t), -np.sin(t), -np.cos(t), T=lambda q, v, t: 0.5 * v[0] ** 2,
