@@ -365,6 +365,23 @@ double returned_number(const py::object& value, const char* what, double time) {
 
 py::array_t<double> as_array(const ea::Vector& x) { return py::array_t<double>(x.size(), x.data()); }
 
+/// The time and the energy columns of an audit's history (history.hpp), one array each.
+py::dict energy_history(const ea::Audit& audit) {
+  const ea::History& history = audit.history();
+  const auto rows = static_cast<py::ssize_t>(history.rows());
+  std::vector<std::pair<std::string, std::size_t>> columns{{"t", 0}};
+  for (std::size_t k = 0; k < ea::History::energy_column_count; ++k) {
+    columns.emplace_back(ea::History::energy_columns[k], history.layout().energy_offset() + k);
+  }
+  py::dict arrays;
+  for (const auto& [name, index] : columns) {
+    py::array_t<double> values(rows);
+    for (py::ssize_t i = 0; i < rows; ++i) values.mutable_at(i) = history.row(static_cast<std::size_t>(i))[index];
+    arrays[py::str(name)] = values;
+  }
+  return arrays;
+}
+
 }  // namespace
 
 /// "1.234e-09": δ_C as the command line's summary prints it.
@@ -432,7 +449,8 @@ ValueError. A function that returns no number raises TypeError, one that returns
 ValueError; an exception raised by one of them reaches the caller as itself.
 
 Z comes from 4-point Gauss quadrature on the cubic Hermite interpolants of each interval (error
-O(h^4) in the sampling interval h). Returns a TrajectoryAudit.)";
+O(h^4) in the sampling interval h). Returns a TrajectoryAudit, whose history holds t and the
+energies at every sample (plot() draws C(t) - C(t0) and the running delta_C from it).)";
 
 PYBIND11_MODULE(_energy_audit, m) {
   m.doc() = "EnergyAudit: is this numerical solution of the equations of motion trustworthy? "
@@ -551,6 +569,13 @@ PYBIND11_MODULE(_energy_audit, m) {
       .def_property_readonly("t_max_abs_dC", &ea::Audit::time_of_max_drift, "the time of sup |C - C0|")
       .def_property_readonly("energy_scale", &ea::Audit::energy_scale, "sup max(|E|, |T|, |V|) [J], delta_C's scale")
       .def_property_readonly("C0", &ea::Audit::initial_control, "C = H + Z at the first sample [J]")
+      .def_property_readonly("threshold", &ea::Audit::threshold, "the pass threshold of delta_C")
+      .def_property_readonly("dC_first_above_threshold", &ea::Audit::time_first_above_threshold,
+                             "the first t at which |C - C0| > threshold x the energy scale so far; NaN when at none")
+      .def_property_readonly("dC_fastest_growth_at", &ea::Audit::time_of_fastest_growth,
+                             "the end of the interval over which |C - C0| rose fastest per unit time; NaN when it never rose")
+      .def_property_readonly("history", &energy_history,
+                             "{t, T, T2, T1, T0, V, E, H, Z, C}: arrays with one entry per sample")
       .def("__repr__", [](const ea::Audit& a) {
         return "<TrajectoryAudit: delta_C = " + drift_text(a.relative_drift()) + ", " + ea::verdict_name(a.verdict()) +
                ">";
@@ -594,7 +619,7 @@ PYBIND11_MODULE(_energy_audit, m) {
         }
         ea::AuditOptions options;
         options.threshold = threshold;
-        options.store_every = 0;
+        options.store_every = 1;  // the history of C that plot() draws: one row per sample
         return ea::audit_trajectory(samples, e, options);
       },
       py::arg("t"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("T"), py::arg("V"), py::arg("power") = py::none(),

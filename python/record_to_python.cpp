@@ -70,7 +70,8 @@ py::object column(const std::vector<const Json*>& cells, const std::set<std::str
   return object_column(cells, tables, key);
 }
 
-/// A list of objects as a dict of columns, the keys in the order they first appear.
+/// A list of objects as a dict of columns, the keys in the order they first appear: an
+/// energy_audit.results.Table, the dict that also converts to pandas.
 py::dict table(const Json& rows, const std::set<std::string>& tables) {
   std::vector<std::string> keys;
   for (const Json& row : rows) {
@@ -78,7 +79,7 @@ py::dict table(const Json& rows, const std::set<std::string>& tables) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     }
   }
-  py::dict columns;
+  py::dict columns = py::module_::import("energy_audit.results").attr("Table")();
   for (const std::string& key : keys) {
     std::vector<const Json*> cells;
     for (const Json& row : rows) cells.push_back(row.contains(key) ? &row.at(key) : nullptr);

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include <energy_audit/audit.hpp>
 #include <energy_audit/error.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/studies/compare.hpp>
@@ -150,7 +151,10 @@ py::object compare_study(const std::string& model, const std::optional<std::vect
                                           [&](const RunPool& pool) {
                                             return studies::compare(entry, setup, plan, pool);
                                           });
-  return record_to_python(comparison_record(entry.name, form_of(entry, plan.base), comparison), {"rows"});
+  // energy_audit.results.Comparison: the record as a dict that also draws the work-precision diagram.
+  return py::module_::import("energy_audit.results")
+      .attr("Comparison")(record_to_python(comparison_record(entry.name, form_of(entry, plan.base), comparison), {"rows"}),
+                          py::arg("threshold") = plan.base.audit.threshold);
 }
 
 py::object sweep_study(const std::string& model, const std::optional<std::vector<std::string>>& methods,
@@ -279,6 +283,55 @@ py::object classify_drift(const py::iterable& pairs, std::optional<double> order
   return record_to_python(record, {});
 }
 
+/// The classification of the audits of one problem at the resolutions given (steps with the
+/// method's order, or rtols), as classify_drift and diagnose read a ladder; the threshold is the
+/// audits' own unless given.
+py::object diagnose_audits(const std::vector<const Audit*>& audits, const std::optional<std::vector<double>>& steps,
+                           const std::optional<std::vector<double>>& rtols, std::optional<double> order,
+                           std::optional<double> threshold) {
+  if (audits.empty()) throw SettingsError("audits: none given");
+  if (steps.has_value() == rtols.has_value()) {
+    throw SettingsError("steps, rtols: give the resolution of each audit, as steps (with order) or as rtols");
+  }
+  const std::vector<double>& resolutions = steps ? *steps : *rtols;
+  const char* resolution_name = steps ? "steps" : "rtols";
+  if (resolutions.size() != audits.size()) {
+    throw SettingsError(std::string(resolution_name) + ": " + std::to_string(resolutions.size()) + " given for " +
+                        std::to_string(audits.size()) + " audits");
+  }
+  for (const double resolution : resolutions) check_positive(resolution_name, resolution);
+  DriftExpectation expectation;
+  expectation.adaptive = rtols.has_value();
+  if (steps && !order) throw SettingsError("order: the method's order is needed for a ladder of fixed steps");
+  if (rtols && order) throw SettingsError("order: applies to a ladder of steps, not of rtols");
+  if (order) check_positive("order", *order);
+  expectation.order = order.value_or(1);  // an rtol ladder: slope 1 in log rtol, as classify_drift's
+  for (const Audit* audit : audits) {
+    if (audit == nullptr) throw SettingsError("audits: None is no audit");
+  }
+  if (threshold) {
+    check_positive("threshold", *threshold);
+  } else {
+    for (const Audit* audit : audits) {
+      if (audit->threshold() != audits.front()->threshold()) {
+        throw SettingsError("threshold: the audits were made with different thresholds; give the one to meet");
+      }
+    }
+  }
+  expectation.threshold = threshold.value_or(audits.front()->threshold());
+  std::vector<DriftPoint> points;
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < audits.size(); ++i) {
+    points.push_back({resolutions[i], audits[i]->relative_drift(), true});
+    levels.push_back({{"resolution", resolutions[i]}, {"delta_C", audits[i]->relative_drift()}});
+  }
+  nlohmann::ordered_json record{{"resolution", steps ? "step" : "rtol"},
+                                {"threshold", expectation.threshold},
+                                {"levels", levels}};
+  record.update(drift_classification_record(classify_drift_ladder(std::move(points), expectation)));
+  return record_to_python(record, {"levels"});
+}
+
 py::object stability_study(const std::string& model, const std::vector<std::string>& methods,
                            const std::vector<double>& steps, const std::string& k,
                            const std::map<std::string, double>& set, std::optional<double> t_end,
@@ -394,6 +447,18 @@ plateau, floor, floor_at, estimated_resolution, observed_orders, unfinished, exp
 advised (a step error: the advisor's probe that meets the threshold, a dict), advice_note,
 verdict, threads, ranks, interrupted.)";
 
+constexpr const char* diagnose_audits_doc = R"(Says whether the drift of one problem's audits (audit_trajectory results of
+runs at several steps or tolerances) is a step error, a model error or round-off, as diagnose
+reads its own ladder (classify_drift).
+
+audits: TrajectoryAudit results, one per run, in any order. steps: the fixed step of each run,
+with order, the method's order p; or rtols: the relative tolerance of each (an adaptive method,
+delta_C roughly proportional to rtol). threshold: the delta_C to meet (default: the audits' own).
+
+Returns a dict: resolution ("step" or "rtol"), threshold, levels as columns (resolution,
+delta_C, one entry per audit, in the order given), and classify_drift's keys: kind, order,
+plateau, floor, floor_at, estimated_resolution, observed_orders, unfinished, explanation.)";
+
 constexpr const char* classify_drift_doc = R"(Classifies a ladder of runs made elsewhere (the drop-in,
 audit_trajectory, SciPy): pairs of (resolution, delta_C), or (resolution, delta_C, finished) where
 a run that did not finish is left out, as the step error, model error or round-off that
@@ -441,6 +506,9 @@ void add_study_functions(py::module_& m) {
         py::arg("set") = std::map<std::string, double>{}, py::arg("init") = std::map<std::string, double>{},
         py::arg("threads") = py::none(), py::arg("progress") = false,
         (std::string(diagnose_doc) + "\n" + options_doc).c_str());
+  m.def("diagnose", &diagnose_audits, py::arg("audits"), py::kw_only(), py::arg("steps") = py::none(),
+        py::arg("rtols") = py::none(), py::arg("order") = py::none(), py::arg("threshold") = py::none(),
+        diagnose_audits_doc);
   m.def("classify_drift", &classify_drift, py::arg("pairs"), py::kw_only(), py::arg("order") = py::none(),
         py::arg("adaptive") = false, py::arg("threshold") = 1e-3, classify_drift_doc);
   m.def("stability", &stability_study, py::arg("model"), py::kw_only(),

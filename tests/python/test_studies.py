@@ -11,10 +11,13 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+import types
 import unittest
+import unittest.mock
 
 import numpy as np
 
@@ -185,6 +188,63 @@ class StudyTest(RecordAssertions):
         self.assertAlmostEqual(right["order"], 1, delta=0.5)
         wrong = ea.classify_drift([energy_drift(r, 1e-3) for r in rtols], adaptive=True, threshold=1e-6)
         self.assertEqual(wrong["kind"], "model error", wrong["explanation"])
+
+    @unittest.skipUnless(importlib.util.find_spec("scipy"), "SciPy is not installed")
+    def test_diagnose_reads_audit_trajectory_results_at_a_ladder_of_rtols(self):
+        from scipy.integrate import solve_ivp
+
+        damping = 0.1
+        t = np.linspace(0.0, 10.0, 1001)
+
+        def audit(rtol, sign):
+            # x'' = -x - damping x', audited with the damper's power; sign +1 slips the damper's
+            # sign in the equations of motion (the audit's power stays -damping v^2).
+            def acceleration(y):
+                return -y[0] + sign * damping * y[1]
+
+            run = solve_ivp(lambda _, y: [y[1], acceleration(y)], (0, 10), [1, 0], t_eval=t, rtol=rtol, atol=1e-12)
+            return ea.audit_trajectory(t, run.y[0], run.y[1], acceleration(run.y), T=lambda q, v, t: 0.5 * v[0] ** 2,
+                                       V=lambda q, t: 0.5 * q[0] ** 2, power=lambda q, v, t: -damping * v[0] ** 2)
+
+        rtols = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7]
+        right = [audit(r, -1.0) for r in rtols]
+        diagnosis = ea.diagnose(right, rtols=rtols)
+        self.assertEqual(diagnosis["kind"], "step error", diagnosis["explanation"])
+        self.assertAlmostEqual(diagnosis["order"], 1, delta=0.5)
+        self.assertEqual((diagnosis["resolution"], diagnosis["threshold"]), ("rtol", 1e-3))
+        self.assertEqual(diagnosis["levels"]["resolution"].tolist(), rtols)
+        self.assertEqual(diagnosis["levels"]["delta_C"].tolist(), [a.delta_C for a in right])
+        # The library's classification of the same ladder, as classify_drift reads it.
+        classified = ea.classify_drift([(r, a.delta_C) for r, a in zip(rtols, right)], adaptive=True)
+        for key, value in classified.items():
+            np.testing.assert_equal(diagnosis[key], value, key)
+        wrong = ea.diagnose([audit(r, +1.0) for r in rtols], rtols=rtols)
+        self.assertEqual(wrong["kind"], "model error", wrong["explanation"])
+        self.assertGreater(wrong["plateau"], 1.0)
+        with self.assertRaisesRegex(ValueError, "^rtols: 2 given for 5 audits$"):
+            ea.diagnose(right, rtols=rtols[:2])
+        with self.assertRaisesRegex(ValueError, "^order: the method's order is needed"):
+            ea.diagnose(right, steps=rtols)
+        with self.assertRaisesRegex(ValueError, "^steps, rtols: give the resolution of each audit"):
+            ea.diagnose(right)
+
+    def test_tables_convert_to_pandas_where_it_is_installed(self):
+        rows = ea.compare("crane", methods=["rk4", "euler"], steps=[1e-2, 5e-3], t_end=0.5)["rows"]
+        self.assertIsInstance(rows, dict)
+        with unittest.mock.patch.dict(sys.modules, {"pandas": None}):
+            with self.assertRaisesRegex(ImportError, "python3-pandas"):
+                rows.to_pandas()
+        # What the table hands pandas: its columns, by a stand-in where pandas is not installed.
+        with unittest.mock.patch.dict(sys.modules, {"pandas": types.SimpleNamespace(DataFrame=lambda data: data)}):
+            handed = rows.to_pandas()
+        self.assertEqual(list(handed), list(rows))
+        self.assertTrue(all(handed[name] is rows[name] for name in rows))
+        if importlib.util.find_spec("pandas") is None:
+            self.skipTest("pandas is not installed (Debian: python3-pandas)")
+        frame = rows.to_pandas()
+        self.assertEqual(list(frame.columns), list(rows))
+        for name in rows:
+            self.assertEqual(frame[name].tolist(), rows[name].tolist(), name)
 
     def test_bad_arguments_are_value_errors_with_the_command_lines_message(self):
         cases = [
