@@ -556,8 +556,7 @@ PYBIND11_MODULE(_energy_audit, m) {
       py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
       py::arg("progress") = false, py::arg("equation_columns") = false, py::arg("ledger_columns") = false, run_doc);
 
-  python::add_study_functions(m);
-
+  // Before the study functions: diagnose takes a list of them, and its signature names the type.
   py::class_<ea::Audit>(m, "TrajectoryAudit", "What audit_trajectory() returns")
       .def_property_readonly("delta_C", &ea::Audit::relative_drift,
                              "sup |C - C0| / sup max(|E|, |T|, |V|) over the samples")
@@ -580,6 +579,8 @@ PYBIND11_MODULE(_energy_audit, m) {
         return "<TrajectoryAudit: delta_C = " + drift_text(a.relative_drift()) + ", " + ea::verdict_name(a.verdict()) +
                ">";
       });
+
+  python::add_study_functions(m);
 
   m.def(
       "audit_trajectory",

@@ -2,7 +2,8 @@
 # study_bindings.cpp), whose names the package energy_audit re-exports. Every public name of the
 # extension is here and nothing else (tests/python/test_package.py compares them).
 from collections.abc import Callable, Iterable
-from typing import Any
+from os import PathLike
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +60,15 @@ class RunResult:
     def history_array(self) -> npt.NDArray[np.float64]: ...
     @property
     def history(self) -> dict[str, npt.NDArray[np.float64]]: ...
+    def plot(
+        self,
+        path: str | PathLike[str] | None = None,
+        *,
+        title: str | None = None,
+        figsize: tuple[float, float] | None = None,
+        dpi: float = 100,
+    ) -> Any:
+        """Draws the audit with matplotlib (energy_audit.plot); returns the Figure."""
 
 class TrajectoryAudit:
     """What audit_trajectory() returns."""
@@ -76,6 +86,23 @@ class TrajectoryAudit:
     def energy_scale(self) -> float: ...
     @property
     def C0(self) -> float: ...
+    @property
+    def threshold(self) -> float: ...
+    @property
+    def dC_first_above_threshold(self) -> float: ...
+    @property
+    def dC_fastest_growth_at(self) -> float: ...
+    @property
+    def history(self) -> dict[str, npt.NDArray[np.float64]]: ...
+    def plot(
+        self,
+        path: str | PathLike[str] | None = None,
+        *,
+        title: str | None = None,
+        figsize: tuple[float, float] | None = None,
+        dpi: float = 100,
+    ) -> Any:
+        """Draws the audit with matplotlib (energy_audit.plot); returns the Figure."""
 
 def models() -> list[str]: ...
 def methods() -> list[str]: ...
@@ -156,6 +183,7 @@ def advise(
     progress: bool = False,
     **options: Any,
 ) -> dict[str, Any]: ...
+@overload
 def diagnose(
     model: str,
     *,
@@ -168,6 +196,15 @@ def diagnose(
     threads: int | None = None,
     progress: bool = False,
     **options: Any,
+) -> dict[str, Any]: ...
+@overload
+def diagnose(
+    audits: list[TrajectoryAudit],
+    *,
+    steps: list[float] | None = None,
+    rtols: list[float] | None = None,
+    order: float | None = None,
+    threshold: float | None = None,
 ) -> dict[str, Any]: ...
 def classify_drift(
     pairs: Iterable[tuple[float, float] | tuple[float, float, bool]],

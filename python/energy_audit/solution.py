@@ -1,8 +1,14 @@
 """audit_solution: the audit of a SciPy ``solve_ivp`` result, over audit_trajectory (docs/python.md)."""
 
-import numpy as np
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from ._energy_audit import audit_trajectory
+import numpy as np
+import numpy.typing as npt
+
+from ._energy_audit import TrajectoryAudit, audit_trajectory
+
+_Vector = npt.NDArray[np.float64]
 
 __all__ = ["audit_solution"]
 
@@ -47,8 +53,20 @@ def _samples(sol, dense):
     return t, np.asarray(sol.sol(t), dtype=float)
 
 
-def audit_solution(sol, fun, T, V, power=None, *, args=(), dofs=None, dense=None, threshold=1e-3, dT_dt=None,
-                   dV_dt=None):
+def audit_solution(
+    sol: Any,
+    fun: Callable[..., npt.ArrayLike],
+    T: Callable[[_Vector, _Vector, float], float],
+    V: Callable[[_Vector, float], float],
+    power: Callable[[_Vector, _Vector, float], float] | None = None,
+    *,
+    args: tuple[Any, ...] = (),
+    dofs: int | tuple[Sequence[int], Sequence[int]] | None = None,
+    dense: int | None = None,
+    threshold: float = 1e-3,
+    dT_dt: Callable[[_Vector, _Vector, float], float] | None = None,
+    dV_dt: Callable[[_Vector, float], float] | None = None,
+) -> TrajectoryAudit:
     """Audits a solution of scipy.integrate.solve_ivp of the equations of motion.
 
     sol: what solve_ivp returned, successful, t increasing.

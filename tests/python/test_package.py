@@ -23,7 +23,8 @@ def stub_tree():
 
 
 def stub_definitions():
-    """{name: node} of the stub's top-level functions, classes and annotated names."""
+    """{name: node} of the stub's top-level functions, classes and annotated names (an
+    overloaded function's last overload)."""
     definitions = {}
     for node in stub_tree().body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -31,6 +32,11 @@ def stub_definitions():
         elif isinstance(node, ast.AnnAssign):
             definitions[node.target.id] = node
     return definitions
+
+
+def stub_overloads(name):
+    """The stub's definitions of the function `name`, one per overload, in order."""
+    return [node for node in stub_tree().body if isinstance(node, ast.FunctionDef) and node.name == name]
 
 
 def parameters_of(arguments):
@@ -49,11 +55,20 @@ def parameters_of(arguments):
 
 
 def extension_parameters(function):
-    """The parameters of a pybind11 function, from the signature line of its docstring."""
-    signature = function.__doc__.splitlines()[0]
-    head, _, _ = signature.rpartition(" -> ")
-    parameters = head[head.index("(") + 1:-1]
-    return parameters_of(ast.parse(f"def f({parameters}): pass").body[0].args)
+    """The parameters of each overload of a pybind11 function, from the signature lines of its
+    docstring (one line; an overloaded function's "1. name(...)", "2. name(...)", ...)."""
+    lines = function.__doc__.splitlines()
+    if len(lines) > 1 and lines[1] == "Overloaded function.":
+        signatures = [line.split(". ", 1)[1] for line in lines
+                      if line.split(". ", 1)[0].isdigit() and line.split(". ", 1)[-1].startswith(function.__name__ + "(")]
+    else:
+        signatures = [lines[0]]
+    overloads = []
+    for signature in signatures:
+        head, _, _ = signature.rpartition(" -> ")
+        parameters = head[head.index("(") + 1:-1]
+        overloads.append(parameters_of(ast.parse(f"def f({parameters}): pass").body[0].args))
+    return overloads
 
 
 class StubTest(unittest.TestCase):
@@ -67,12 +82,13 @@ class StubTest(unittest.TestCase):
             if isinstance(value, type):
                 continue
             with self.subTest(function=name):
-                stub = definitions[name]
-                self.assertIsInstance(stub, ast.FunctionDef)
-                self.assertEqual(parameters_of(stub.args), extension_parameters(value))
-                self.assertIsNotNone(stub.returns)
-                for argument in stub.args.args + stub.args.kwonlyargs:
-                    self.assertIsNotNone(argument.annotation, argument.arg)
+                self.assertIsInstance(definitions[name], ast.FunctionDef)
+                stubs = stub_overloads(name)
+                self.assertEqual([parameters_of(stub.args) for stub in stubs], extension_parameters(value))
+                for stub in stubs:
+                    self.assertIsNotNone(stub.returns)
+                    for argument in stub.args.args + stub.args.kwonlyargs:
+                        self.assertIsNotNone(argument.annotation, argument.arg)
 
     def test_every_class_has_the_attributes_and_bases_of_the_extensions(self):
         definitions = stub_definitions()
