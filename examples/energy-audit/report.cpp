@@ -32,6 +32,14 @@ Json counters_json(const sun::SolverCounters& c) {
   j["nonlinear_conv_fails"] = c.nonlinear_convergence_failures;
   j["error_test_fails"] = c.error_test_failures;
   j["quadrature_rhs_evals"] = c.quadrature_rhs_evaluations;
+  if (c.relaxed) {  // only a relaxed run has them: the record of any other stays as it is
+    Json relaxation;
+    relaxation["energy_evals"] = c.relaxation.energy_evaluations;
+    relaxation["gradient_evals"] = c.relaxation.gradient_evaluations;
+    relaxation["fails"] = c.relaxation.failures;
+    relaxation["solver_iterations"] = c.relaxation.solver_iterations;
+    j["relaxation"] = relaxation;
+  }
   return j;
 }
 
@@ -176,6 +184,10 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
     const sun::SolverCounters& c = *run.solver_counters;
     out << "sundials   " << c.jacobian_evaluations << " Jacobian evals, " << c.nonlinear_iterations
         << " nonlinear iterations, " << c.error_test_failures << " error-test failures\n";
+    if (c.relaxed) {
+      out << "relaxation " << c.relaxation.energy_evaluations << " H evals, " << c.relaxation.gradient_evaluations
+          << " gradient evals, " << c.relaxation.failures << " failures (each step scaled to conserve H)\n";
+    }
   }
   if (run.audit && run.audit->max_constraint_drift()) {
     const ConstraintDrift d = *run.audit->max_constraint_drift();

@@ -82,4 +82,16 @@ inline void check_table([[maybe_unused]] const studies::Method& method, const st
 #endif
 }
 
+/// Refuses relaxation (`option`) where SUNDIALS has none (below 6.6, naming the version found) and
+/// for a method other than arkode-erk; throws SettingsError.
+inline void check_relax([[maybe_unused]] const studies::Method& method, bool relax,
+                        const std::string& option = "--relax") {
+  if (!relax) return;
+#ifdef ENERGY_AUDIT_WITH_ARKODE
+  sun::ArkodeMethods::check_relax(method, option);
+#else
+  throw studies::SettingsError(option + ": applies to arkode-erk only, which needs ARKODE");
+#endif
+}
+
 }  // namespace energy_audit::examples

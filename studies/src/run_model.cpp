@@ -271,6 +271,13 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
   }
   check_method_fits_model(model, settings);
   check_independent_velocities(model, settings);
+  if (settings.relax) {
+    const Form form = settings.form.value_or(model.forms.front());
+    if (!model.has_energy_gradient || form == Form::Maggi) {
+      throw SettingsError(option("relax") + ": relaxation needs H(y) without t: a scleronomic model's lagrange, "
+                          "hamilton or multipliers form, not model " + model.name + " in form " + form_name(form));
+    }
+  }
   if (settings.phase && !model.has_phase) {
     throw SettingsError(option("phase") + ": model " + model.name + " has no excitation given in pieces");
   }

@@ -826,6 +826,14 @@ BOOST_AUTO_TEST_CASE(the_arkode_options_are_usage_errors_where_they_do_not_apply
 #ifdef ENERGY_AUDIT_SUNDIALS_BELOW_6_6
   expect_usage_error("run crane --method arkode-sprk", "SPRKStep");
   expect_usage_error("run crane --method arkode-sprk", "6.6");
+  // Relaxation needs ARKODE's of 6.6: refused first, naming it and the SUNDIALS found.
+  expect_usage_error("run crane --method arkode-erk --relax", "--relax: relaxation needs SUNDIALS 6.6");
+  expect_usage_error("run crane --method rk4 --relax", "6.6");
+#else
+  expect_usage_error("run crane --method rk4 --relax", "arkode-erk only");
+  expect_usage_error("run crane --method arkode-dirk --relax", "negative weight");
+  expect_usage_error("run mechanism --method arkode-erk --relax", "scleronomic");
+  expect_usage_error("run crane-dae --form maggi --method arkode-erk --relax", "scleronomic");
 #endif
 }
 

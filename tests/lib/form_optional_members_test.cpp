@@ -5,7 +5,8 @@
 // crosses the bound; begin_step is told every fixed step; equation_error is integrated and shows
 // in the equation check (and is refused by the forms that would not integrate it);
 // reported_multiplier_sign flips the sampled multipliers; extra_outputs are evaluated at the
-// velocities of the state; a false scleronomic declaration is refused.
+// velocities of the state; a false scleronomic declaration is refused; a scleronomic model's
+// forms give H and its gradient over their own state (energy_and_gradient).
 #include <array>
 #include <cmath>
 #include <string>
@@ -25,6 +26,9 @@
 #include <energy_audit/maggi_system.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/steppers/fixed_step_method.hpp>
+#include <energy_audit/system_concepts.hpp>
+
+#include "pendulum_chain.hpp"
 
 namespace ea = energy_audit;
 
@@ -324,4 +328,104 @@ struct WithMaggiThreshold : Base {
 BOOST_AUTO_TEST_CASE(maggi_singularity_threshold_is_maggis_default) {
   BOOST_TEST(ea::MaggiSystem<WithMaggiThreshold<RepelledPair>>::default_singularity_threshold == 0.25);
   BOOST_TEST(ea::MaggiSystem<RepelledPair>::default_singularity_threshold == 1e-3);
+}
+
+// energy_and_gradient, which scleronomic models' forms have (EnergyGradientSystem): H from the
+// library's forward mode checked against the energies the audit samples, and its gradient against
+// a central difference of those energies over the form's own state.
+
+/// A pendulum of length 1 as a point mass on Φ = (x² + y² − 1) / 2 = 0, scleronomic.
+struct ScleronomicPendulum {
+  static constexpr int dofs = 2;
+  static constexpr int constraints = 1;
+  static constexpr bool scleronomic = true;
+  template <class S>
+  using Coordinates = ea::VectorN<S, 2>;
+
+  double m = 1.5, g = 9.81;
+
+  template <class S>
+  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const {
+    return 0.5 * m * (v[0] * v[0] + v[1] * v[1]);
+  }
+  template <class S>
+  S potential_energy(const Coordinates<S>& q, const S&) const {
+    return m * g * q[1];
+  }
+  template <class S>
+  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
+    return Coordinates<S>::Zero();
+  }
+  template <class S>
+  ea::VectorN<S, 1> position_constraints(const Coordinates<S>& q, const S&) const {
+    return ea::VectorN<S, 1>(0.5 * (q[0] * q[0] + q[1] * q[1] - 1.0));
+  }
+};
+
+/// H at y as the audit samples it (T2 − T0 + V from the model's own T and V at the state's velocities).
+template <class System>
+double sampled_energy(const System& system, const ea::Vector& y) {
+  return system.sample(y, 0.0).energy.H();
+}
+
+/// energy_and_gradient at y against the sampled H and against its central difference in every
+/// entry of y (Z's entry included: 0).
+template <class System>
+void check_energy_gradient(const System& system, const ea::Vector& y) {
+  static_assert(ea::EnergyGradientSystem<System>);
+  ea::Vector gradient = ea::Vector::Constant(y.size(), std::nan(""));
+  const double H = system.energy_and_gradient(y, gradient);
+  BOOST_TEST(H == sampled_energy(system, y), boost::test_tools::tolerance(1e-14));
+  const double h = 1e-6;
+  for (ea::Index i = 0; i < y.size(); ++i) {
+    ea::Vector up = y, down = y;
+    up[i] += h;
+    down[i] -= h;
+    const double difference = (sampled_energy(system, up) - sampled_energy(system, down)) / (2 * h);
+    BOOST_TEST_CONTEXT("entry " << i) {
+      BOOST_TEST(std::abs(gradient[i] - difference) <= 1e-7 * (1 + std::abs(difference)));
+    }
+  }
+}
+
+using Chain = ea::testing::PendulumChainEnergies<3>;
+
+ea::Vector chain_state(const Chain& chain) {
+  ea::Vector y(7);
+  y << chain.start_angles(), 0.8, -1.1, 0.4, 0.25;  // [q, v, Z]
+  return y;
+}
+
+BOOST_AUTO_TEST_CASE(energy_gradient_of_lagrange_form_is_that_of_T_plus_V) {
+  const Chain chain;
+  const ea::LagrangeSystem<Chain> system(chain);
+  check_energy_gradient(system, chain_state(chain));
+}
+
+BOOST_AUTO_TEST_CASE(energy_gradient_of_hamilton_form_is_over_q_and_p) {
+  const Chain chain;
+  const ea::HamiltonSystem<Chain> system(chain);
+  const ea::Vector lagrange_state = chain_state(chain);
+  const ea::Vector y = system.initial_state(lagrange_state.head<3>(), lagrange_state.segment<3>(3), 0.0);
+  check_energy_gradient(system, y);
+  // ∂H/∂p is the velocity, as Hamilton's equations have it.
+  ea::Vector gradient(y.size());
+  system.energy_and_gradient(y, gradient);
+  BOOST_TEST((gradient.segment<3>(3) - lagrange_state.segment<3>(3)).norm() <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(energy_gradient_of_multiplier_form_is_that_of_T_plus_V) {
+  const ea::MultiplierSystem<ScleronomicPendulum> system(ScleronomicPendulum{});
+  ea::Vector y(5);
+  y << 0.6, -0.8, 1.2, 0.9, 0.0;
+  check_energy_gradient(system, y);
+}
+
+BOOST_AUTO_TEST_CASE(energy_gradient_is_offered_for_scleronomic_models_and_not_by_maggi) {
+  static_assert(!ea::EnergyGradientSystem<ea::LagrangeSystem<Repelled>>, "Repelled does not declare scleronomic");
+  static_assert(!ea::EnergyGradientSystem<ea::HamiltonSystem<Repelled>>);
+  static_assert(!ea::EnergyGradientSystem<ea::MultiplierSystem<RepelledPair>>);
+  static_assert(!ea::EnergyGradientSystem<ea::MaggiSystem<ScleronomicPendulum>>);
+  static_assert(ea::EnergyGradientSystem<ea::MultiplierSystem<ScleronomicPendulum>>);
+  BOOST_TEST(true);
 }

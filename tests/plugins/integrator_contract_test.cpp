@@ -7,6 +7,13 @@
 //   - Z carried in the state and Z as a quadrature agree (the SUNDIALS integrators);
 //   - δ_C falls at the method's order as h halves (fixed step; ERKStep's at its table's order,
 //     as ARKODE states it), or as rtol falls (adaptive).
+// And ARKODE's relaxation under the audit, on the gyroscopic oscillator and its wrong twin (whose
+// wrong force does no work): relaxed, ERKStep keeps H at round-off, the wrong twin's too, while
+// the equation check still fails the twin; δ_C of the correct model falls against the unrelaxed
+// run at the same tolerance; the relaxed run ends at the stop time. Below SUNDIALS 6.6 relaxation
+// is refused, naming 6.6, and so is it for ARKStep's DIRK and for a system without H(y). On the
+// crane (H of hundreds of joules) relaxation keeps C of the damped model at round-off, and leaves
+// crane-wrong's δ_C, whose wrong term does work, what it is unrelaxed.
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -27,7 +34,11 @@
 #include <energy_audit/sundials/integrate_arkode.hpp>
 #endif
 
+#include <energy_audit/lagrange_system.hpp>
+
+#include "crane.hpp"
 #include "crane_dae.hpp"
+#include "gyroscopic_oscillator.hpp"
 
 namespace ea = energy_audit;
 namespace sun = energy_audit::sun;
@@ -328,5 +339,127 @@ BOOST_AUTO_TEST_CASE(arkode_counts_the_newton_iterations_of_its_dirk) {
   BOOST_TEST(c.jacobian_evaluations > 0);
   BOOST_TEST(c.jacobian_rhs_evaluations > 0);  // the difference-quotient Jacobian
   BOOST_TEST(c.rhs_evaluations > c.nonlinear_iterations);
+}
+
+namespace {
+
+using Gyroscopic = ea::LagrangeSystem<ea::testing::GyroscopicOscillator>;
+
+/// The gyroscopic oscillator (b = 0) or its wrong twin (b ≠ 0), with its hand accelerations.
+Gyroscopic gyroscopic(double wrong_coefficient) {
+  ea::testing::GyroscopicOscillator model;
+  model.wrong_gyroscopic_coefficient = wrong_coefficient;
+  return Gyroscopic(model, ea::AccelerationSource::Hand);
+}
+
+struct AuditedRun {
+  double delta_c;              ///< δ_C; C = H here (no forces: Z stays 0)
+  double equation_residual;    ///< the equation check's relative residual
+  ea::Verdict verdict;
+  sun::SolverCounters counters;
+};
+
+/// 20 s from q = (1, 0), v = (0, 1.5) with ARKODE at rtol 1e-6, audited with the equation check
+/// at every step.
+AuditedRun audited_run(const Gyroscopic& system, sun::ArkodeStepper stepper, bool relax) {
+  ea::Vector y = system.initial_state({1.0, 0.0}, {0.0, 1.5});
+  ea::AuditOptions audit_options;
+  audit_options.equation_check_every = 1;
+  ea::Audit audit(audit_options);
+  sun::ArkodeOptions o;
+  o.stepper = stepper;
+  o.rtol = 1e-6;
+  o.atol = 1e-8;
+  o.relax = relax;
+  const sun::ArkodeResult r = sun::integrate_arkode(system, y, 0.0, 20.0, ea::watch(system, audit), o);
+  return {audit.relative_drift(), audit.equation_check().relative_residual(), audit.verdict(), r.counters};
+}
+
+/// Rates without an energy gradient (not an EnergyGradientSystem).
+struct RatesOnly {
+  const Gyroscopic& system;
+  ea::Index size() const { return system.size(); }
+  void operator()(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const { system(y, dydt, t); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(arkode_relaxation_keeps_h_of_a_wrong_model_while_the_equation_check_fails_it) {
+  const Gyroscopic right = gyroscopic(0.0), wrong = gyroscopic(0.4);
+  if constexpr (!sun::arkode_has_relaxation) {
+    try {
+      audited_run(right, sun::ArkodeStepper::Erk, true);
+      BOOST_FAIL("relaxation was taken below SUNDIALS 6.6");
+    } catch (const ea::InvalidArgument& e) {
+      BOOST_TEST(std::string(e.what()).find("6.6") != std::string::npos);
+    }
+    return;
+  }
+  const AuditedRun relaxed_wrong = audited_run(wrong, sun::ArkodeStepper::Erk, true);
+  const AuditedRun relaxed_right = audited_run(right, sun::ArkodeStepper::Erk, true);
+  const AuditedRun plain_right = audited_run(right, sun::ArkodeStepper::Erk, false);
+  BOOST_TEST_MESSAGE("δ_C relaxed wrong " << relaxed_wrong.delta_c << ", relaxed right " << relaxed_right.delta_c
+                                          << ", unrelaxed right " << plain_right.delta_c);
+  // Relaxation keeps H of the wrong twin at round-off: δ_C cannot see the twin's error...
+  BOOST_TEST(relaxed_wrong.delta_c <= 1e-12);
+  // ...the equation check does: its residual is that of b (v_y, −v_x), far above the threshold.
+  BOOST_TEST(relaxed_wrong.equation_residual > 1e-3);
+  BOOST_CHECK(relaxed_wrong.verdict == ea::Verdict::Fail);  // finished at t1, failed by the equation check
+  BOOST_TEST(relaxed_wrong.counters.relaxed);
+  BOOST_TEST(relaxed_wrong.counters.relaxation.energy_evaluations > 0);
+  BOOST_TEST(relaxed_wrong.counters.relaxation.gradient_evaluations > 0);
+  // On the right model relaxation brings δ_C down to round-off from the tolerance's drift.
+  BOOST_TEST(relaxed_right.delta_c <= 1e-12);
+  BOOST_TEST(plain_right.delta_c > 100 * relaxed_right.delta_c);
+  BOOST_CHECK(relaxed_right.verdict == ea::Verdict::Pass);
+  BOOST_TEST(!plain_right.counters.relaxed);
+}
+
+BOOST_AUTO_TEST_CASE(arkode_relaxation_keeps_c_of_the_damped_crane_and_leaves_crane_wrongs_drift) {
+  if constexpr (sun::arkode_has_relaxation) {
+    // arkode-erk on the crane over its 5 s at the command line's tolerances.
+    const auto delta_c = [](const auto& model, bool relax) {
+      const ea::LagrangeSystem system(model, ea::AccelerationSource::Hand);
+      ea::Vector y = system.initial_state({model.x1_0, model.phi_0}, {model.x1_dot_0, model.phi_dot_0});
+      ea::Audit audit;
+      sun::ArkodeOptions o;
+      o.relax = relax;
+      sun::integrate_arkode(system, y, 0.0, 5.0, ea::watch(system, audit), o);
+      BOOST_REQUIRE(audit.verdict() != ea::Verdict::Incomplete);
+      return audit.relative_drift();
+    };
+    const ea::examples::Crane crane;  // damper k = 50 N s/m: C = H + Z
+    const ea::examples::CraneWrong wrong;
+    const double relaxed = delta_c(crane, true), plain = delta_c(crane, false);
+    const double wrong_relaxed = delta_c(wrong, true), wrong_plain = delta_c(wrong, false);
+    BOOST_TEST_MESSAGE("crane δ_C " << plain << " → " << relaxed << " relaxed; crane-wrong " << wrong_plain << " → "
+                                    << wrong_relaxed);
+    BOOST_TEST(relaxed <= 1e-12);
+    BOOST_TEST(plain > 100 * relaxed);
+    BOOST_TEST(wrong_plain > 1e-2);
+    BOOST_TEST(wrong_relaxed == wrong_plain, boost::test_tools::tolerance(1e-3));
+  } else {
+    BOOST_TEST_MESSAGE("relaxation needs SUNDIALS 6.6");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(arkode_relaxation_is_refused_for_a_system_without_an_energy_gradient_and_for_dirk) {
+  const Gyroscopic system = gyroscopic(0.0);
+  const auto refusal = [&](const auto& integrated, sun::ArkodeStepper stepper) {
+    ea::Vector y = system.initial_state({1.0, 0.0}, {0.0, 1.5});
+    sun::ArkodeOptions o;
+    o.stepper = stepper;
+    o.relax = true;
+    try {
+      sun::integrate_arkode(integrated, y, 0.0, 1.0, ea::NoObserver{}, o);
+    } catch (const ea::InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("taken");
+  };
+  const bool relaxes = sun::arkode_has_relaxation;
+  BOOST_TEST(refusal(RatesOnly{system}, sun::ArkodeStepper::Erk).find(relaxes ? "scleronomic" : "6.6") !=
+             std::string::npos);
+  BOOST_TEST(refusal(system, sun::ArkodeStepper::Dirk).find(relaxes ? "negative weight" : "6.6") != std::string::npos);
 }
 #endif

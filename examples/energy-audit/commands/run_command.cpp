@@ -33,6 +33,7 @@ struct RunCommand {
   std::string method = "rk4";
   double step = 1e-3;
   std::string table;
+  bool relax = false;
   std::size_t every = 1;
   std::string csv, json, plot;
   bool no_audit = false;
@@ -51,6 +52,9 @@ struct RunCommand {
                       ->check(positive_number())->capture_default_str();
     table_option = command.add_option("--table", table,
                                       "arkode-erk: its Butcher table by ARKODE's name (default: ERKStep's of order 4)");
+    command.add_flag("--relax", relax,
+                     "arkode-erk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
+                     "(SUNDIALS >= 6.6; scleronomic models, not in form maggi)");
     adaptive.add_to(command, true);
     every_option = command.add_option("--every", every,
                                       "write every K-th step to the --csv history and the --plot (delta_C sees all)")
@@ -77,6 +81,7 @@ struct RunCommand {
     s.step = step;
     s.cvodes = adaptive.options();
     s.table = table;
+    s.relax = relax;
     // Rows are kept only to stream them into the CSV and the plot.
     s.audit.store_every = csv_option->count() > 0 || plot_option->count() > 0 ? every : 0;
     s.audited = !no_audit;
@@ -102,6 +107,7 @@ struct RunCommand {
     const Method& chosen = find_method(method);
     const bool at_fixed_step = chosen.takes_fixed_step && step_option->count() > 0;
     check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
+    examples::check_relax(chosen, relax);
     if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
       throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
     }
@@ -196,7 +202,7 @@ void refuse_for_kinematic(const CLI::App& command, const KinematicEntry& model, 
 constexpr std::initializer_list<const char*> options_not_for_kinematic_models{
     "--form", "--independent", "--threshold", "--drift-threshold", "--stabilize", "--phase", "--baumgarte",
     "--no-equation-check", "--equation-check-every", "--equation-threshold", "--no-audit", "--every", "--z-as",
-    "--equation-columns", "--ledger-columns", "--plot"};
+    "--equation-columns", "--ledger-columns", "--plot", "--relax"};
 
 int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   refuse_for_kinematic(*app, model, options_not_for_kinematic_models);

@@ -12,6 +12,7 @@
 /// shares, a model's optional members among them, come from Formulation (formulation.hpp).
 
 #include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_gradient.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/formulation.hpp"
 #include "energy_audit/lagrange_model.hpp"
@@ -86,6 +87,21 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
     return this->energy_sample(y, q, velocities(q, p, t), t);
+  }
+
+  /// H(q, p) = T + V at y = [q, p, ...] and its gradient over y into `gradient`
+  /// (EnergyGradientSystem): [∂H/∂q|_p, ∂H/∂p, 0] = [−∂T/∂q|_v + ∂V/∂q, v, 0], by the same
+  /// identity ∂H/∂q|_p = −∂L/∂q|_v as the rates.
+  double energy_and_gradient(const ConstVectorRef& y, Eigen::Ref<Vector> gradient) const
+    requires EnergyGradientModel<M>
+  {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    const Coordinates v = velocities(q, p, 0.0);  // scleronomic: no t in the momentum map
+    const EnergyGradient<n> g = energy_gradient(model_, q, v);
+    gradient.setZero();
+    gradient.template head<n>() = g.potential_q - g.kinetic_q;
+    gradient.template segment<n>(n) = v;
+    return g.energy;
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include "energy_audit/derived_accelerations.hpp"
 #include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_gradient.hpp"
 #include "energy_audit/energy_sample.hpp"
 #include "energy_audit/equation_residual.hpp"
 #include "energy_audit/error.hpp"
@@ -136,6 +137,14 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     return sample_of(y, q, v, t);
+  }
+
+  /// H = T + V at y = [q, v, ...] and its gradient over y, [∂T/∂q + ∂V/∂q, ∂T/∂v, 0], into
+  /// `gradient` (EnergyGradientSystem): the energy ARKODE's relaxation conserves.
+  double energy_and_gradient(const ConstVectorRef& y, Eigen::Ref<Vector> gradient) const
+    requires EnergyGradientModel<M>
+  {
+    return energy_and_gradient_over_velocities(model_, y, gradient);
   }
 
   /// Whether the accelerations are the model's own, hand-derived ones: only those can be

@@ -11,6 +11,7 @@
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/dae_terms.hpp"
 #include "energy_audit/energy_flow.hpp"
+#include "energy_audit/energy_gradient.hpp"
 #include "energy_audit/equation_error.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/formulation.hpp"
@@ -114,6 +115,15 @@ class MultiplierSystem : public ConstrainedFormulation<MultiplierSystem<M>, M> {
     const Rates r = rates(q, v, t);
     a = r.a;
     z_dot = carries_energy_flow() ? r.z_dot : 0.0;
+  }
+
+  /// H = T + V at y = [q, v, ...] and its gradient over y, [∂T/∂q + ∂V/∂q, ∂T/∂v, 0], into
+  /// `gradient` (EnergyGradientSystem). The constraints do not enter H: with scleronomic
+  /// constraints their forces do no work on the exact motion.
+  double energy_and_gradient(const ConstVectorRef& y, Eigen::Ref<Vector> gradient) const
+    requires EnergyGradientModel<M>
+  {
+    return energy_and_gradient_over_velocities(model_, y, gradient);
   }
 
  private:

@@ -94,6 +94,15 @@ concept EquationCheckedSystem = requires(const S& system, const ConstVectorRef& 
   { system.equation_residual_from_rates(y, y, t) } -> std::same_as<EquationResidual>;
 };
 
+/// A system whose energy H(y) = T + V is a function of its state alone (no t: a scleronomic
+/// model's Lagrange, Hamilton or multiplier form), with its gradient over y (Z's entry 0):
+/// energy_and_gradient(y, gradient) returns H and writes ∂H/∂y. ARKODE's relaxation takes it as
+/// the conserved function ξ (integrate_arkode.hpp).
+template <class S>
+concept EnergyGradientSystem = requires(const S& system, const ConstVectorRef& y, Eigen::Ref<Vector> gradient) {
+  { system.energy_and_gradient(y, gradient) } -> std::convertible_to<double>;
+};
+
 /// A system that bounds its state (a model's divergence_bound, lagrange_model.hpp): a fixed-step
 /// run ends as diverged after the first step that leaves within_divergence_bound(y, t) false, as
 /// after one that leaves y non-finite (integrate_const.hpp).

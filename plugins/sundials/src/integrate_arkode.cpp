@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,16 @@
 #define EA_ARKODE_NAME(erk_function, ark_function, arkode_function) \
   (explicit_stepper ? #erk_function : #ark_function)
 #endif
+
+namespace energy_audit::sun {
+
+const char* arkode_relaxation_problem() {
+  return arkode_has_relaxation
+             ? ""
+             : "relaxation needs SUNDIALS 6.6 or later (ARKODE's relaxation); found " SUNDIALS_VERSION;
+}
+
+}  // namespace energy_audit::sun
 
 namespace energy_audit::sun::detail {
 namespace {
@@ -73,6 +84,12 @@ void set_step_and_stop_time(void* memory, bool explicit_stepper, double t0, doub
 }
 
 void check_options(const ArkodeOptions& options, double t0, double t1) {
+  if (options.relax && !arkode_has_relaxation) throw InvalidArgument(arkode_relaxation_problem());
+  if (options.relax && options.stepper == ArkodeStepper::Dirk) {
+    throw InvalidArgument(
+        "relaxation: ARKODE refuses it for ARKStep's diagonally implicit table of order 4 (a negative weight "
+        "b); relax ERKStep");
+  }
   const bool adaptive = !(options.fixed_step > 0);
   if (!(options.fixed_step >= 0) || !std::isfinite(options.fixed_step)) {
     throw InvalidArgument("the fixed step must be finite and > 0 (0: adaptive steps)");
@@ -94,6 +111,54 @@ void check_options(const ArkodeOptions& options, double t0, double t1) {
                             " has no embedded method to choose adaptive steps with: give a fixed step");
     }
   }
+}
+
+/// Relaxes the steps with `relaxation` (a run with options.relax on SUNDIALS >= 6.6).
+void set_relaxation(void* memory, [[maybe_unused]] bool explicit_stepper, const RelaxationFunctions& relaxation,
+                    CallbackData& data, double t0) {
+#if EA_ARKODE_HAS_RELAXATION
+  check(explicit_stepper,
+        EA_ARKODE_CALL(ERKStepSetRelaxFn, ARKStepSetRelaxFn, ARKodeSetRelaxFn, memory, relaxation.energy,
+                       relaxation.gradient),
+        EA_ARKODE_NAME(ERKStepSetRelaxFn, ARKStepSetRelaxFn, ARKodeSetRelaxFn), data, t0);
+  const double residual_tolerance = 10 * std::numeric_limits<double>::epsilon() * relaxation.energy_scale;
+  if (residual_tolerance > 0) {  // 0 or less: ARKODE's default
+    check(explicit_stepper,
+          EA_ARKODE_CALL(ERKStepSetRelaxResTol, ARKStepSetRelaxResTol, ARKodeSetRelaxResTol, memory,
+                         residual_tolerance),
+          EA_ARKODE_NAME(ERKStepSetRelaxResTol, ARKStepSetRelaxResTol, ARKodeSetRelaxResTol), data, t0);
+  }
+#else
+  (void)memory, (void)relaxation, (void)data, (void)t0;
+  throw InvalidArgument(arkode_relaxation_problem());
+#endif
+}
+
+/// The step attempts that failed so far: error tests and relaxations.
+long attempts_failed(void* memory, const ArkodeOptions& options) {
+  [[maybe_unused]] const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
+  long error_tests = 0, relaxations = 0;
+  EA_ARKODE_CALL(ERKStepGetNumErrTestFails, ARKStepGetNumErrTestFails, ARKodeGetNumErrTestFails, memory,
+                 &error_tests);
+#if EA_ARKODE_HAS_RELAXATION
+  EA_ARKODE_CALL(ERKStepGetNumRelaxFails, ARKStepGetNumRelaxFails, ARKodeGetNumRelaxFails, memory, &relaxations);
+#endif
+  return error_tests + relaxations;
+}
+
+/// The relaxation counters of a relaxed run.
+RelaxationCounters read_relaxation_counters([[maybe_unused]] void* memory, [[maybe_unused]] bool explicit_stepper) {
+  RelaxationCounters c;
+#if EA_ARKODE_HAS_RELAXATION
+  EA_ARKODE_CALL(ERKStepGetNumRelaxFnEvals, ARKStepGetNumRelaxFnEvals, ARKodeGetNumRelaxFnEvals, memory,
+                 &c.energy_evaluations);
+  EA_ARKODE_CALL(ERKStepGetNumRelaxJacEvals, ARKStepGetNumRelaxJacEvals, ARKodeGetNumRelaxJacEvals, memory,
+                 &c.gradient_evaluations);
+  EA_ARKODE_CALL(ERKStepGetNumRelaxFails, ARKStepGetNumRelaxFails, ARKodeGetNumRelaxFails, memory, &c.failures);
+  EA_ARKODE_CALL(ERKStepGetNumRelaxSolveIters, ARKStepGetNumRelaxSolveIters, ARKodeGetNumRelaxSolveIters, memory,
+                 &c.solver_iterations);
+#endif
+  return c;
 }
 
 }  // namespace
@@ -118,7 +183,7 @@ const char* evolve_name([[maybe_unused]] const ArkodeOptions& options) {
 int too_much_work_flag() { return ARK_TOO_MUCH_WORK; }
 
 void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
-               CallbackData& data, const ArkodeOptions& options) {
+               CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation) {
   check_options(options, t0, t1);
   const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
   SUNContext context = solver.context;
@@ -169,6 +234,8 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
                         solver.linear_solver.get(), solver.jacobian.get()),
          EA_ARKODE_NAME(ARKStepSetLinearSolver, ARKStepSetLinearSolver, ARKodeSetLinearSolver));
   }
+  // Kept by ARKODE across *ReInit: set once.
+  if (options.relax) set_relaxation(memory, explicit_stepper, relaxation, data, t0);
 }
 
 void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
@@ -200,9 +267,25 @@ int take_one_step(ArkodeSolver& solver, double tout, double& t, const CallbackDa
           EA_ARKODE_CALL(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep, memory, remaining),
           EA_ARKODE_NAME(ERKStepSetFixedStep, ARKStepSetFixedStep, ARKodeSetFixedStep), data, t);
   }
+  // Relaxation scales each step by its factor γ, the time too: the step ARKODE aims at the stop
+  // time ends γ h after the previous time, off the stop time by (γ − 1) h. Such a step, taken as
+  // aimed (no failed attempt in between), is taken as the state at the stop time: the relaxed state
+  // then stands for the unrelaxed step's time, which changes the time of that one step within the
+  // method's local error and keeps H where relaxation put it.
+  sunrealtype next_step = 0;
+  long failures_before = 0;
+  if (options.relax) {
+    EA_ARKODE_CALL(ERKStepGetCurrentStep, ARKStepGetCurrentStep, ARKodeGetCurrentStep, memory, &next_step);
+    failures_before = attempts_failed(memory, options);
+  }
   sunrealtype reached = t;
   const int flag = EA_ARKODE_CALL(ERKStepEvolve, ARKStepEvolve, ARKodeEvolve, memory, tout, solver.y.get(),
                                   &reached, ARK_ONE_STEP);
+  if (options.relax && flag >= 0 && reached != tout) {
+    const double round_off = 16 * std::numeric_limits<double>::epsilon() * (std::abs(t) + std::abs(next_step));
+    const bool aimed_at_stop = std::abs(t + next_step - tout) <= round_off;
+    if (aimed_at_stop && attempts_failed(memory, options) == failures_before) reached = tout;
+  }
   t = reached;
   return flag;
 }
@@ -233,6 +316,10 @@ SolverCounters read_counters(void* memory, const ArkodeOptions& options) {
                    &c.jacobian_evaluations);
     EA_ARKODE_CALL(ARKStepGetNumLinRhsEvals, ARKStepGetNumLinRhsEvals, ARKodeGetNumLinRhsEvals, memory,
                    &c.jacobian_rhs_evaluations);
+  }
+  if (options.relax) {
+    c.relaxed = true;
+    c.relaxation = read_relaxation_counters(memory, explicit_stepper);
   }
   return c;
 }

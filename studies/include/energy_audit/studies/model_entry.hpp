@@ -55,6 +55,10 @@ struct ModelEntry {
   /// Whether the model has an excitation in pieces whose sampling by a fixed step --phase chooses
   /// (a `PiecePhase phase` member, step_aware.hpp).
   bool has_phase = false;
+  /// Whether its energy H = T + V has no explicit t and the library's forward mode gives its
+  /// gradient (EnergyGradientModel, energy_gradient.hpp): ARKODE's relaxation takes it in every
+  /// form but Maggi's.
+  bool has_energy_gradient = false;
 
   /// The model's extra outputs (extra_outputs.hpp), written after the standard columns and in
   /// the JSON record; empty when it has none.
@@ -247,6 +251,7 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
       !MultiplierModel<M> && HasHandAccelerations<M> && source == AccelerationSource::Hand;
   entry.has_equation_error = MultiplierModel<M> && HasEquationError<M>;
   entry.has_phase = detail::HasPiecePhase<M>;
+  entry.has_energy_gradient = EnergyGradientModel<M>;
   entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
                                    : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {

@@ -87,6 +87,9 @@ struct RunSettings {
   double step = 1e-3;                 ///< fixed-step methods
   sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
   std::string table;                  ///< arkode-erk: its Butcher table by ARKODE's name (empty: its default)
+  /// arkode-erk: ARKODE's relaxation with the model's H (SUNDIALS >= 6.6; a model
+  /// with an energy gradient, not in Maggi's form).
+  bool relax = false;
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte{5.0, 5.0};      ///< used with Stabilization::Baumgarte
   std::optional<double> t_end;        ///< the model's own when absent

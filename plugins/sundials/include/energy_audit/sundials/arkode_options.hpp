@@ -28,6 +28,11 @@ struct ArkodeOptions {
   /// Times in (t0, t1) at which the right-hand side jumps: ARKODE stops at each and restarts
   /// from the state it reached (solver_pieces.hpp).
   std::vector<double> breakpoints{};
+  /// Relaxation (SUNDIALS >= 6.6; ERKStep: ARKODE refuses it for ARKStep's DIRK table, which has a
+  /// negative weight): each step is scaled so that the system's energy H(y) changes
+  /// by what the step's own stages estimate for it (nothing, for a conservative system), with H
+  /// and its gradient from the system (EnergyGradientSystem, system_concepts.hpp).
+  bool relax = false;
 };
 
 }  // namespace energy_audit::sun

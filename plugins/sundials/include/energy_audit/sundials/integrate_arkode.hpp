@@ -8,6 +8,13 @@
 /// System: an EnergyFlowSystem (system_concepts.hpp), y = [motion, Z] with Z last (no Z when
 /// carries_energy_flow() is false). ARKODE has no quadratures: Z is always carried in the state,
 /// where it takes part in the error control of adaptive steps.
+///
+/// Relaxation (ArkodeOptions::relax, SUNDIALS >= 6.6) gives ARKODE the system's energy H(y) as
+/// the function ξ it relaxes the steps with: an EnergyGradientSystem (a scleronomic model's
+/// Lagrange, Hamilton or multiplier form). It makes H change over each step by what the step's
+/// stages estimate from the same right-hand side, so it conserves H for any right-hand side that
+/// conserves it, right or wrong: the audit's equation check and Z from the independent powers are
+/// what can still find a wrong one (docs/mathematics.md, relaxation).
 
 #include <arkode/arkode.h>
 #include <nvector/nvector_serial.h>
@@ -18,6 +25,7 @@
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/system_concepts.hpp>
 #include <energy_audit/types.hpp>
+#include <cmath>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -31,7 +39,17 @@
 #include "energy_audit/sundials/solver_pieces.hpp"
 #include "energy_audit/sundials/sundials_version.hpp"
 
+/// Whether the SUNDIALS found has ARKODE's relaxation (from 6.6).
+#define EA_ARKODE_HAS_RELAXATION \
+  (SUNDIALS_VERSION_MAJOR > 6 || (SUNDIALS_VERSION_MAJOR == 6 && SUNDIALS_VERSION_MINOR >= 6))
+
 namespace energy_audit::sun {
+
+/// Whether ArkodeOptions::relax is available with the SUNDIALS found.
+inline constexpr bool arkode_has_relaxation = EA_ARKODE_HAS_RELAXATION;
+
+/// Why relaxation cannot be had (the SUNDIALS found and the 6.6 it needs); empty where it can.
+const char* arkode_relaxation_problem();
 
 struct ArkodeResult {
   SolverCounters counters;
@@ -49,6 +67,7 @@ template <class System>
 struct ArkodeProblem : CallbackData {
   const System& system;
   bool implicit;
+  Vector gradient;  ///< where the relaxation's energy callback puts the gradient it does not need
   ArkodeProblem(const System& s, bool implicit_stepper) : system(s), implicit(implicit_stepper) {}
 };
 
@@ -64,6 +83,64 @@ int arkode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
     problem.system(view(y), rates, t);
     return problem.implicit && !all_finite(rates) ? 1 : 0;
   });
+}
+
+#if EA_ARKODE_HAS_RELAXATION
+/// ξ = H(y) for ARKODE's relaxation; a value that is not finite is a recoverable failure (ARKODE
+/// retries the step smaller).
+template <class System>
+int arkode_relaxation_energy(N_Vector y, sunrealtype* energy, void* user_data) {
+  auto& problem = problem_of<ArkodeProblem<System>>(user_data);
+  return problem.guard.run([&] {
+    problem.gradient.resize(NV_LENGTH_S(y));
+    *energy = problem.system.energy_and_gradient(view(y), problem.gradient);
+    return std::isfinite(*energy) ? 0 : 1;
+  });
+}
+
+/// ∇ξ = ∂H/∂y for ARKODE's relaxation.
+template <class System>
+int arkode_relaxation_gradient(N_Vector y, N_Vector gradient, void* user_data) {
+  auto& problem = problem_of<ArkodeProblem<System>>(user_data);
+  return problem.guard.run([&] {
+    const Eigen::Map<Vector> into = view(gradient);
+    problem.system.energy_and_gradient(view(y), into);
+    return all_finite(into) ? 0 : 1;
+  });
+}
+#endif
+
+/// ARKODE's relaxation functions for a system, null when the run does not relax (on SUNDIALS
+/// below 6.6 there are none).
+struct RelaxationFunctions {
+#if EA_ARKODE_HAS_RELAXATION
+  ARKRelaxFn energy = nullptr;
+  ARKRelaxJacFn gradient = nullptr;
+#endif
+  /// |H(y0)|: the relaxation's residual H(y_n + γ d) − H(y_n) − γ e is solved to round-off of it.
+  /// ARKODE's default tolerance on that residual is absolute (10 ε), below the round-off of an
+  /// energy of more than a few joules: its solve then fails on the short first steps.
+  double energy_scale = 0;
+};
+
+/// The relaxation functions of `System` at y0 when options.relax; throws InvalidArgument when
+/// SUNDIALS is older than 6.6 or the system has no energy gradient.
+template <class System>
+RelaxationFunctions relaxation_functions([[maybe_unused]] const System& system,
+                                         [[maybe_unused]] const ConstVectorRef& y0, const ArkodeOptions& options) {
+  if (!options.relax) return {};
+  if constexpr (!arkode_has_relaxation) {
+    throw InvalidArgument(arkode_relaxation_problem());
+  } else if constexpr (!EnergyGradientSystem<System>) {
+    throw InvalidArgument(
+        "relaxation needs H(y) without t: a scleronomic model's lagrange, hamilton or multipliers form");
+  } else {
+#if EA_ARKODE_HAS_RELAXATION
+    Vector gradient(y0.size());
+    const double energy = system.energy_and_gradient(y0, gradient);
+    return {arkode_relaxation_energy<System>, arkode_relaxation_gradient<System>, std::abs(energy)};
+#endif
+  }
 }
 
 /// Frees an ERKStep or an ARKStep integrator (on SUNDIALS 6 each stepper has its own *Free).
@@ -83,10 +160,11 @@ struct ArkodeSolver {
 };
 
 /// Creates and configures ERKStep or ARKStep (options.stepper) for `data`'s problem at (y0, t0),
-/// up to the stop time t1. Throws InvalidArgument for options it refuses (an unknown table, a
-/// table without an embedded method for adaptive steps, tolerances or a step not > 0).
+/// up to the stop time t1, relaxed with `relaxation` when options.relax. Throws InvalidArgument
+/// for options it refuses (an unknown table, a table without an embedded method for adaptive
+/// steps, tolerances or a step not > 0).
 void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
-               CallbackData& data, const ArkodeOptions& options);
+               CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation = {});
 /// Starts the configured solver again at (y0, t0), up to the stop time t1 (ERKStepReInit,
 /// ARKStepReInit): its options and linear solver stay, the counters start from 0.
 void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
@@ -115,7 +193,8 @@ int too_much_work_flag();
 /// finite range (RunEnd::Diverged; the audit: C not finite). Throws ArkodeFailure on a SUNDIALS
 /// failure, InvalidArgument for options or an interval it refuses, and rethrows an exception from
 /// the system after ARKODE has returned (both failures end as RunEnd::Error); `result` then keeps
-/// the counts up to the failure.
+/// the counts up to the failure. With options.relax the system must be an EnergyGradientSystem
+/// and SUNDIALS at least 6.6 (InvalidArgument otherwise, before ARKODE starts).
 template <FirstOrderSystem System, class Observer>
 requires StateObserver<std::remove_reference_t<Observer>>
 void integrate_arkode(ArkodeResult& result, const System& system, Vector& y, double t0, double t1,
@@ -124,13 +203,14 @@ void integrate_arkode(ArkodeResult& result, const System& system, Vector& y, dou
   result = ArkodeResult{};
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   detail::ArkodeProblem<System> problem(system, options.stepper == ArkodeStepper::Dirk);
+  const detail::RelaxationFunctions relaxation = detail::relaxation_functions(system, y, options);
   // One run of ARKODE per piece between breakpoints, restarted with *ReInit.
   SolverPieces pieces(t0, t1, options.breakpoints);
   detail::ArkodeSolver solver;
   long steps = 0;
   double t = t0;
   const auto start = [&] {
-    detail::configure(solver, y, t0, pieces.end(), detail::arkode_rhs<System>, problem, options);
+    detail::configure(solver, y, t0, pieces.end(), detail::arkode_rhs<System>, problem, options, relaxation);
   };
   const auto take_piece_step = [&] {
     if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached

@@ -4,6 +4,22 @@
 
 namespace energy_audit::sun {
 
+/// What ARKODE's relaxation counted (ArkodeOptions::relax).
+struct RelaxationCounters {
+  long energy_evaluations = 0;    ///< of H
+  long gradient_evaluations = 0;  ///< of ∂H/∂y
+  long failures = 0;              ///< steps whose relaxation failed, retried with a smaller step
+  long solver_iterations = 0;     ///< of the nonlinear solve for the relaxation factor
+
+  RelaxationCounters& operator+=(const RelaxationCounters& other) {
+    energy_evaluations += other.energy_evaluations;
+    gradient_evaluations += other.gradient_evaluations;
+    failures += other.failures;
+    solver_iterations += other.solver_iterations;
+    return *this;
+  }
+};
+
 struct SolverCounters {
   long steps = 0;
   long rhs_evaluations = 0;           ///< by the integrator (residual evaluations for IDAS)
@@ -13,6 +29,8 @@ struct SolverCounters {
   long nonlinear_convergence_failures = 0;
   long error_test_failures = 0;
   long quadrature_rhs_evaluations = 0;
+  bool relaxed = false;  ///< whether ARKODE relaxed the steps: only then is `relaxation` counted
+  RelaxationCounters relaxation{};
 
   /// Adds the counts of another run, e.g. of the piece before a restart.
   SolverCounters& operator+=(const SolverCounters& other) {
@@ -24,6 +42,8 @@ struct SolverCounters {
     nonlinear_convergence_failures += other.nonlinear_convergence_failures;
     error_test_failures += other.error_test_failures;
     quadrature_rhs_evaluations += other.quadrature_rhs_evaluations;
+    relaxed = relaxed || other.relaxed;
+    relaxation += other.relaxation;
     return *this;
   }
 };

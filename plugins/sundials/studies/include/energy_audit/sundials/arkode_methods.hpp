@@ -78,6 +78,20 @@ struct ArkodeMethods {
     }
   }
 
+  /// Refuses relaxation (`option`) below SUNDIALS 6.6 (naming the SUNDIALS found) and for a
+  /// method other than arkode-erk (ARKODE refuses it for arkode-dirk's table, which has a negative
+  /// weight). Throws SettingsError.
+  static void check_relax(const studies::Method& method, const std::string& option) {
+    if (!arkode_has_relaxation) throw studies::SettingsError(option + ": " + arkode_relaxation_problem());
+    if (!studies::belongs_to<ArkodeMethods>(method)) {
+      throw studies::SettingsError(option + ": applies to arkode-erk only, not to " + method.name);
+    }
+    if (stepper(method) != ArkodeStepper::Erk) {
+      throw studies::SettingsError(option + ": applies to arkode-erk only: ARKODE refuses relaxation for " +
+                                   method.name + "'s table, which has a negative weight b");
+    }
+  }
+
   /// `method` at a fixed step: not adaptive, of the order of its table (`table`, empty for
   /// ERKStep's default; ARKStep's DIRK is of order 4).
   static studies::Method at_fixed_step(studies::Method method, const std::string& table) {
@@ -116,6 +130,7 @@ struct ArkodeMethods {
     ArkodeOptions options =
         ArkodeMethods::options(settings.method, settings.cvodes, settings.step, settings.table);
     options.breakpoints = studies::breakpoints_of(system);
+    options.relax = settings.relax;
     outcome.cvodes = settings.cvodes;
     outcome.cvodes.z_mode = ZMode::State;  // ARKODE has no quadratures
     outcome.table = options.stepper == ArkodeStepper::Erk
