@@ -4,6 +4,9 @@
 ///
 ///   BM_Chain_Hand<N>_AuditOn / BM_Chain_Hand<N>_AuditOff   audit on / off, hand accelerations,
 ///                                                          target <= 1.05 at N = 10 and N = 50
+///   BM_Chain_Hand_AuditRatio<N>: the same ratio measured within each iteration, an audited and
+///   an unaudited run back to back in alternating order (counter on_over_off); its repetitions'
+///   median and spread do not depend on how the machine's speed drifts between benchmarks
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
 ///   accelerations: nested forward mode over T, N <= 24, see docs/benchmarks.md): the cost of one audited
 ///   step, and its growth with N
@@ -18,6 +21,7 @@
 
 #include <malloc.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <span>
@@ -53,31 +57,39 @@ ea::Vector start_of(const ea::LagrangeSystem<Model>& system) {
   }
 }
 
-/// rk4 with step `step` over `steps` steps from the model's start, audited or not (then Z is not
-/// carried either).
 template <class Model>
-void run_rk4(benchmark::State& state, bool audited, double step) {
-  const ea::LagrangeSystem<Model> system(Model{}, ea::LagrangeSystem<Model>::default_source(),
-                                         audited ? ea::EnergyFlow::Carried : ea::EnergyFlow::Off);
-  const ea::Vector y0 = start_of(system);
+ea::LagrangeSystem<Model> rk4_system(bool audited) {
+  return ea::LagrangeSystem<Model>(Model{}, ea::LagrangeSystem<Model>::default_source(),
+                                   audited ? ea::EnergyFlow::Carried : ea::EnergyFlow::Off);
+}
+
+/// One rk4 run with step `step` over `steps` steps from y0, audited (a default Audit) or not (the
+/// system then carries no Z either).
+template <class Model>
+void rk4_run(const ea::LagrangeSystem<Model>& system, bool audited, const ea::Vector& y0, double step) {
   ea::Vector y = y0;
   ea::FixedStepper stepper(ea::methods::Rk4{});
   const double t1 = step * static_cast<double>(steps);
-  for (auto _ : state) {
-    y = y0;
-    if (audited) {
-      ea::Audit audit;
-      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step, ea::watch(system, audit));
-      double drift = audit.relative_drift();
-      benchmark::DoNotOptimize(result);
-      benchmark::DoNotOptimize(drift);
-    } else {
-      ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step);
-      benchmark::DoNotOptimize(result);
-    }
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
+  if (audited) {
+    ea::Audit audit;
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step, ea::watch(system, audit));
+    double drift = audit.relative_drift();
+    benchmark::DoNotOptimize(result);
+    benchmark::DoNotOptimize(drift);
+  } else {
+    ea::IntegrationResult result = ea::integrate_const(stepper, system, y, 0.0, t1, step);
+    benchmark::DoNotOptimize(result);
   }
+  benchmark::DoNotOptimize(y.data());
+  benchmark::ClobberMemory();
+}
+
+/// rk4 with step `step` over `steps` steps from the model's start, audited or not.
+template <class Model>
+void run_rk4(benchmark::State& state, bool audited, double step) {
+  const ea::LagrangeSystem<Model> system = rk4_system<Model>(audited);
+  const ea::Vector y0 = start_of(system);
+  for (auto _ : state) rk4_run(system, audited, y0, step);
   state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(steps));
   state.counters["N"] = Model::dofs;
 }
@@ -86,6 +98,28 @@ template <int N>
 void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, false, h); }
 template <int N>
 void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, true, h); }
+/// Audit on / off within each iteration: an audited and an unaudited run back to back, in
+/// alternating order, each timed by the steady clock; the counter on_over_off is the ratio of
+/// their summed times over the repetition's iterations (the reported time is the pair's).
+template <int N>
+void BM_Chain_Hand_AuditRatio(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const auto on = rk4_system<PendulumChain<N>>(true), off = rk4_system<PendulumChain<N>>(false);
+  const ea::Vector y0_on = start_of(on), y0_off = start_of(off);
+  Clock::duration time_on{}, time_off{};
+  bool on_first = true;
+  for (auto _ : state) {
+    for (const bool audited : {on_first, !on_first}) {
+      const Clock::time_point start = Clock::now();
+      rk4_run(audited ? on : off, audited, audited ? y0_on : y0_off, h);
+      (audited ? time_on : time_off) += Clock::now() - start;
+    }
+    on_first = !on_first;
+  }
+  state.counters["N"] = N;
+  state.counters["on_over_off"] = std::chrono::duration<double>(time_on) / std::chrono::duration<double>(time_off);
+}
+
 template <int N>
 void BM_Chain_Derived_AuditOn(benchmark::State& state) { run_rk4<PendulumChainEnergies<N>>(state, true, h); }
 
@@ -105,6 +139,9 @@ EA_CHAIN_HAND(20);
 EA_CHAIN_HAND(50);
 EA_CHAIN_HAND(100);
 #undef EA_CHAIN_HAND
+BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditRatio, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditRatio, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditRatio, 100)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 2)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 5)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
