@@ -127,7 +127,8 @@ template <class Table>
 struct ArkodeFixedStep {
   static constexpr bool adaptive = false;
   static constexpr bool has_quadrature = false;
-  static inline const int order = sun::chosen_table(sun::table_kind(Table::stepper), Table::name, false)->order;
+  static inline const int order =
+      sun::chosen_table(sun::table_kind(Table::stepper), Table::name, false)->order;
   template <class System, class Observer>
   static RunResult run(const System& system, ea::Vector& y, double t1, double h, Observer&& observer, sun::ZMode) {
     sun::ArkodeOptions o;
@@ -349,7 +350,8 @@ BOOST_AUTO_TEST_CASE(arkode_dirk_takes_a_diagonally_implicit_table_by_name) {
     const std::string message = e.what();
     BOOST_TEST(message.find("unknown DIRK table ARKODE_DORMAND_PRINCE_7_4_5") != std::string::npos, message);
     BOOST_TEST(message.find("ARKODE_TRBDF2_3_3_2") != std::string::npos, message);
-    BOOST_TEST(message.find(sun::default_table(sun::TableKind::DiagonallyImplicit).name) != std::string::npos);
+    BOOST_TEST(message.find(sun::default_table(sun::TableKind::DiagonallyImplicit).name) !=
+               std::string::npos);
   }
   // ARKStep's default of order 4 (ARKSTEP_DEFAULT_DIRK_4), as ARKODE's header names it.
   BOOST_TEST(sun::default_table(sun::TableKind::DiagonallyImplicit).name ==
@@ -392,14 +394,18 @@ BOOST_AUTO_TEST_CASE(the_relaxation_default_tables_have_no_negative_weight) {
   const std::string dirk_relaxable = sun::relaxable_table_names(sun::TableKind::DiagonallyImplicit);
   BOOST_TEST(dirk_relaxable.find("ARKODE_TRBDF2_3_3_2") != std::string::npos, dirk_relaxable);
   BOOST_TEST(dirk_relaxable.find("ARKODE_SDIRK_5_3_4") == std::string::npos, dirk_relaxable);
-  BOOST_TEST(dirk_relaxable.find("ARKODE_BACKWARD_EULER_1_1") == std::string::npos, dirk_relaxable);  // order 1
+  BOOST_TEST(dirk_relaxable.find("ARKODE_BACKWARD_EULER_1_1") == std::string::npos,
+             dirk_relaxable);  // order 1
   // ARKODE relaxes tables of order 2 or more.
-  if (const sun::ArkodeTable* euler = sun::find_table(sun::TableKind::DiagonallyImplicit, "ARKODE_BACKWARD_EULER_1_1")) {
+  if (const sun::ArkodeTable* euler =
+          sun::find_table(sun::TableKind::DiagonallyImplicit, "ARKODE_BACKWARD_EULER_1_1")) {
     BOOST_TEST(sun::relaxation_problem(*euler).find("is of order 1") != std::string::npos);
   }
-  const sun::ArkodeTable& dormand_prince = *sun::find_table(sun::TableKind::Explicit, "ARKODE_DORMAND_PRINCE_7_4_5");
-  BOOST_TEST(sun::relaxation_problem(dormand_prince).find("negative weight b_5 = -0.322376") != std::string::npos,
-             sun::relaxation_problem(dormand_prince));
+  const sun::ArkodeTable& dormand_prince =
+      *sun::find_table(sun::TableKind::Explicit, "ARKODE_DORMAND_PRINCE_7_4_5");
+  BOOST_TEST(
+      sun::relaxation_problem(dormand_prince).find("negative weight b_5 = -0.322376") != std::string::npos,
+      sun::relaxation_problem(dormand_prince));
 }
 
 BOOST_AUTO_TEST_CASE(arkode_counts_the_newton_iterations_of_its_dirk) {
@@ -438,7 +444,8 @@ struct AuditedRun {
 /// 20 s from q = (1, 0), v = (0, 1.5) with ARKODE at rtol 1e-6 (`table`, empty: the default or
 /// the relaxation default), audited with the equation check
 /// at every step.
-AuditedRun audited_run(const Gyroscopic& system, sun::ArkodeStepper stepper, bool relax, const std::string& table = "") {
+AuditedRun audited_run(const Gyroscopic& system, sun::ArkodeStepper stepper, bool relax,
+                       const std::string& table = "") {
   ea::Vector y = system.initial_state({1.0, 0.0}, {0.0, 1.5});
   ea::AuditOptions audit_options;
   audit_options.equation_check_every = 1;
@@ -466,7 +473,9 @@ namespace {
 
 /// The round-off δ_C of a relaxed run: each step's γ is solved to 10 ε |H0|, and the DIRK's
 /// relaxation default, of order 2, takes some ten times ERKStep's steps.
-double relaxed_round_off(sun::ArkodeStepper stepper) { return stepper == sun::ArkodeStepper::Erk ? 1e-12 : 1e-11; }
+double relaxed_round_off(sun::ArkodeStepper stepper) {
+  return stepper == sun::ArkodeStepper::Erk ? 1e-12 : 1e-11;
+}
 
 /// Relaxed, `stepper` (its relaxation default table) keeps H of the gyroscopic wrong twin at
 /// round-off while the equation check fails it, and brings δ_C of the right model down to
@@ -488,11 +497,11 @@ void relaxation_keeps_h_of_the_wrong_twin_while_the_equation_check_fails_it(sun:
   const AuditedRun plain_right = audited_run(right, stepper, false);
   const std::string relaxed_table = sun::relaxation_default_table(sun::table_kind(stepper)).name;
   const AuditedRun plain_right_same_table = audited_run(right, stepper, false, relaxed_table);
-  BOOST_TEST_MESSAGE("δ_C relaxed wrong " << relaxed_wrong.delta_c << ", relaxed right " << relaxed_right.delta_c
-                                          << " (" << relaxed_right.counters.steps << " steps), unrelaxed right "
-                                          << plain_right.delta_c << " (" << plain_right.counters.steps
-                                          << " steps), unrelaxed right with " << relaxed_table << " "
-                                          << plain_right_same_table.delta_c << " ("
+  BOOST_TEST_MESSAGE("δ_C relaxed wrong " << relaxed_wrong.delta_c << ", relaxed right "
+                                          << relaxed_right.delta_c << " (" << relaxed_right.counters.steps
+                                          << " steps), unrelaxed right " << plain_right.delta_c << " ("
+                                          << plain_right.counters.steps << " steps), unrelaxed right with "
+                                          << relaxed_table << " " << plain_right_same_table.delta_c << " ("
                                           << plain_right_same_table.counters.steps << " steps)");
   // Relaxation keeps H of the wrong twin at round-off: δ_C cannot see the twin's error...
   BOOST_TEST(relaxed_wrong.delta_c <= relaxed_round_off(stepper));
@@ -537,9 +546,9 @@ void relaxation_keeps_c_of_the_damped_crane_and_leaves_crane_wrongs_drift(sun::A
   const double relaxed = delta_c(crane, true), plain = delta_c(crane, false);
   const double wrong_relaxed = delta_c(wrong, true), wrong_plain = delta_c(wrong, false);
   const double undamped_relaxed = delta_c(undamped, true), undamped_plain = delta_c(undamped, false);
-  BOOST_TEST_MESSAGE("crane δ_C " << plain << " → " << relaxed << " relaxed; crane-wrong " << wrong_plain << " → "
-                                  << wrong_relaxed << "; crane with k = 0 " << undamped_plain << " → "
-                                  << undamped_relaxed);
+  BOOST_TEST_MESSAGE("crane δ_C " << plain << " → " << relaxed << " relaxed; crane-wrong " << wrong_plain
+                                  << " → " << wrong_relaxed << "; crane with k = 0 " << undamped_plain
+                                  << " → " << undamped_relaxed);
   BOOST_TEST(relaxed <= relaxed_round_off(stepper));
   BOOST_TEST(plain > 100 * relaxed);
   BOOST_TEST(undamped_relaxed <= relaxed_round_off(stepper));
@@ -566,7 +575,8 @@ BOOST_AUTO_TEST_CASE(arkode_dirk_relaxation_keeps_c_of_the_damped_crane_and_leav
   relaxation_keeps_c_of_the_damped_crane_and_leaves_crane_wrongs_drift(sun::ArkodeStepper::Dirk);
 }
 
-BOOST_AUTO_TEST_CASE(arkode_relaxation_is_refused_for_a_system_without_an_energy_gradient_and_a_negative_weight) {
+BOOST_AUTO_TEST_CASE(
+    arkode_relaxation_is_refused_for_a_system_without_an_energy_gradient_and_a_negative_weight) {
   const Gyroscopic system = gyroscopic(0.0);
   const auto refusal = [&](const auto& integrated, sun::ArkodeStepper stepper, const std::string& table) {
     ea::Vector y = system.initial_state({1.0, 0.0}, {0.0, 1.5});
@@ -588,11 +598,14 @@ BOOST_AUTO_TEST_CASE(arkode_relaxation_is_refused_for_a_system_without_an_energy
   // weight and the tables relaxation takes; left out, the relaxation default runs.
   const std::string dirk_default = sun::default_table(sun::TableKind::DiagonallyImplicit).name;
   const std::string refused = refusal(system, sun::ArkodeStepper::Dirk, dirk_default);
-  BOOST_TEST(refused.find(relaxes ? dirk_default + " has a negative weight b_" : "6.6") != std::string::npos, refused);
-  BOOST_TEST(refusal(system, sun::ArkodeStepper::Dirk, "").find(relaxes ? "taken" : "6.6") != std::string::npos);
+  BOOST_TEST(refused.find(relaxes ? dirk_default + " has a negative weight b_" : "6.6") != std::string::npos,
+             refused);
+  BOOST_TEST(refusal(system, sun::ArkodeStepper::Dirk, "").find(relaxes ? "taken" : "6.6") !=
+             std::string::npos);
   if (relaxes) {
     BOOST_TEST(refused.find("ARKODE_TRBDF2_3_3_2") != std::string::npos, refused);
-    const std::string dormand_prince = refusal(system, sun::ArkodeStepper::Erk, "ARKODE_DORMAND_PRINCE_7_4_5");
+    const std::string dormand_prince =
+        refusal(system, sun::ArkodeStepper::Erk, "ARKODE_DORMAND_PRINCE_7_4_5");
     BOOST_TEST(dormand_prince.find("negative weight b_5 = -0.322376") != std::string::npos, dormand_prince);
     BOOST_TEST(dormand_prince.find(sun::default_table(sun::TableKind::Explicit).name) != std::string::npos);
   }

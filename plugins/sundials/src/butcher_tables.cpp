@@ -168,12 +168,13 @@ std::string table_names(TableKind kind) {
 }
 
 std::string relaxation_problem(const ArkodeTable& table) {
-  if (table.order < 2) return table.name + " is of order " + std::to_string(table.order) + ", relaxation needs 2 or more";
+  if (table.order < 2)
+    return table.name + " is of order " + std::to_string(table.order) + ", relaxation needs 2 or more";
   if (table.smallest_weight < 0) {
     char weight[32];
     std::snprintf(weight, sizeof weight, "%.6g", table.smallest_weight);
-    return table.name + " has a negative weight b_" + std::to_string(table.smallest_weight_stage) + " = " + weight +
-           ", relaxation needs every b_i >= 0";
+    return table.name + " has a negative weight b_" + std::to_string(table.smallest_weight_stage) + " = " +
+           weight + ", relaxation needs every b_i >= 0";
   }
   return {};
 }

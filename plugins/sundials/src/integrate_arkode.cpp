@@ -104,8 +104,8 @@ const ArkodeTable& checked_table(const ArkodeOptions& options, bool adaptive) {
   }
   if (options.relax) {
     if (const std::string problem = relaxation_problem(*table); !problem.empty()) {
-      throw InvalidArgument("relaxation: " + problem + " (" + kind_name +
-                            " tables it takes: " + relaxable_table_names(kind) + ")");
+      throw InvalidArgument("relaxation: " + problem + " (the " + kind_name +
+                            " tables relaxation takes: " + relaxable_table_names(kind) + ")");
     }
   }
   return *table;

@@ -97,8 +97,8 @@ struct ArkodeMethods {
     const ArkodeTable* chosen = chosen_table(kind, table, true);
     if (!chosen) return;  // check_table names it
     if (const std::string problem = relaxation_problem(*chosen); !problem.empty()) {
-      throw studies::SettingsError(option + ": " + table_option + " " + problem + " (" + method.name +
-                                   "'s tables it takes: " + relaxable_table_names(kind) + ")");
+      throw studies::SettingsError(option + ": " + table_option + " " + problem + " (the tables relaxation takes for " +
+                                   method.name + ": " + relaxable_table_names(kind) + ")");
     }
   }
 
