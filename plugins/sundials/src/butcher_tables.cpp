@@ -5,12 +5,12 @@
 #include <arkode/arkode_butcher_erk.h>
 #include <arkode/arkode_erkstep.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <energy_audit/error.hpp>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace energy_audit::sun {
 namespace {
