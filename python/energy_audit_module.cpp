@@ -47,6 +47,7 @@ namespace {
 /// What `run` returns: the run's numbers and its history, rows × columns.
 struct RunResult {
   std::string model, method, verdict, end;
+  std::string table;  ///< arkode-erk, arkode-dirk: the Butcher table the run took; empty otherwise
   double delta_C = 0, threshold = 0, step = 0, rtol = 0, t_reached = 0, wall_seconds = 0;
   double equation_residual = 0;  ///< NaN when the equations were not checked
   /// When |C − C0| first exceeded the threshold and where it grew fastest (NaN where none).
@@ -75,6 +76,8 @@ py::array_t<double> owning_array(std::vector<double>&& values, std::size_t colum
 struct RunArguments {
   std::string method = "rk4";
   std::optional<double> step, rtol;
+  std::optional<std::string> table;  ///< arkode-erk, arkode-dirk: a Butcher table by ARKODE's name
+  bool relax = false;                ///< arkode-erk, arkode-dirk: ARKODE's relaxation with the model's H
   python::ModelOptions options;
   std::map<std::string, double> set, init;
   std::optional<std::size_t> every;
@@ -104,6 +107,11 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   arguments.options.apply_to(settings);
   studies::check_model_options_apply(model, settings);
   studies::check_method_options_apply(settings.given, settings.options, studies::methods_used(settings.method));
+  // As the command line checks --table and --relax (run's arkode methods are adaptive here).
+  settings.table = arguments.table.value_or("");
+  settings.relax = arguments.relax;
+  examples::check_table(settings.method, settings.table, settings.method.adaptive(), "table");
+  examples::check_relax(settings.method, settings.table, settings.relax, "relax", "table");
   if (arguments.every) {
     if (*arguments.every == 0) throw studies::SettingsError("every: must be >= 1");
     if (!arguments.history) throw studies::SettingsError("every: thins the history, which history=False does not keep");
@@ -239,6 +247,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   RunResult r;
   r.model = model.name;
   r.method = outcome.method.name;
+  r.table = outcome.table;
   r.verdict = outcome.verdict();
   r.end = outcome.finished() ? "finished" : outcome.stop_description();
   r.finished = outcome.finished();
@@ -401,6 +410,12 @@ computed, its end "interrupted at t = ...".
 model: a name of models(); method: a name of methods() (default rk4).
 step: the fixed step h [s] (fixed-step methods; default 1e-3).
 rtol, atol: tolerances of the adaptive methods cvode-bdf, cvode-adams and idas (1e-8, 1e-10).
+table: arkode-erk, arkode-dirk: the Butcher table by ARKODE's name (default: the stepper's of
+  order 4; with relax on arkode-dirk, the relaxation default); one without an embedded method is
+  refused (run's ARKODE steps are adaptive).
+relax: arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H
+  (SUNDIALS 6.6 or later; scleronomic models, not in form maggi; a table whose weights b_i are
+  all >= 0).
 max_steps, initial_step, max_step: the adaptive methods' step budget, first step [s] (0: the
   solver's estimate) and largest step [s] (0: unbounded); defaults 100000, 0, 0.
 z_as: "state" or "quadrature", how an adaptive method carries Z; iteration: "newton" or
@@ -502,6 +517,8 @@ PYBIND11_MODULE(_energy_audit, m) {
                     "force (docs/mathematics.md, the work ledger); None otherwise")
       .def_readonly("step", &RunResult::step, "the fixed step [s]; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
+      .def_readonly("table", &RunResult::table,
+                    "arkode-erk, arkode-dirk: the Butcher table the run took, by ARKODE's name; '' otherwise")
       .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed [s]")
       .def_readonly("wall_seconds", &RunResult::wall_seconds, "the run's wall time [s]")
       .def_readonly("steps", &RunResult::steps, "accepted steps")
@@ -528,16 +545,16 @@ PYBIND11_MODULE(_energy_audit, m) {
   m.def(
       "run",
       [](const std::string& model, const std::string& method, std::optional<double> step, std::optional<double> rtol,
-         std::optional<double> atol, std::optional<long> max_steps, std::optional<std::string> z_as,
-         std::optional<std::string> iteration, std::optional<double> initial_step, std::optional<double> max_step,
-         std::optional<double> t_end, const std::map<std::string, double>& set,
+         std::optional<std::string> table, bool relax, std::optional<double> atol, std::optional<long> max_steps,
+         std::optional<std::string> z_as, std::optional<std::string> iteration, std::optional<double> initial_step,
+         std::optional<double> max_step, std::optional<double> t_end, const std::map<std::string, double>& set,
          const std::map<std::string, double>& init, std::optional<std::string> form,
          const std::vector<std::string>& independent, double threshold, std::optional<double> drift_threshold,
          const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
          std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
          std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress,
          bool equation_columns, bool ledger_columns) {
-        return run(model, RunArguments{method, step, rtol,
+        return run(model, RunArguments{method, step, rtol, table, relax,
                                        python::ModelOptions{atol, max_steps, z_as, iteration, initial_step, max_step,
                                                             t_end, form, independent, threshold, drift_threshold,
                                                             stabilize, baumgarte, phase, equation_check_every,
@@ -546,7 +563,8 @@ PYBIND11_MODULE(_energy_audit, m) {
                                        studies::DiagnosisColumns{equation_columns, ledger_columns}});
       },
       py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
-      py::arg("atol") = py::none(), py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
+      py::arg("table") = py::none(), py::arg("relax") = false, py::arg("atol") = py::none(),
+      py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
       py::arg("iteration") = py::none(), py::arg("initial_step") = py::none(), py::arg("max_step") = py::none(),
       py::arg("t_end") = py::none(), py::arg("set") = std::map<std::string, double>{},
       py::arg("init") = std::map<std::string, double>{}, py::arg("form") = py::none(),

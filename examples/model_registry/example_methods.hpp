@@ -58,39 +58,43 @@ inline const studies::Method& find_method(const std::string& name, const char* o
 }
 
 /// `method` as it runs with `step` given: the fixed-step variant of an adaptive method that takes
-/// a fixed step (Method::takes_fixed_step), of the order of its Butcher table `table` (arkode-erk;
-/// empty: its default); any other method as it is.
-inline studies::Method method_at_fixed_step(const studies::Method& method, [[maybe_unused]] const std::string& table) {
+/// a fixed step (Method::takes_fixed_step), of the order of its Butcher table `table` (arkode-erk,
+/// arkode-dirk; empty: its default, or with `relax` its relaxation default); any other method as
+/// it is.
+inline studies::Method method_at_fixed_step(const studies::Method& method, [[maybe_unused]] const std::string& table,
+                                            [[maybe_unused]] bool relax = false) {
 #ifdef ENERGY_AUDIT_WITH_ARKODE
   if (method.takes_fixed_step && studies::belongs_to<sun::ArkodeMethods>(method)) {
-    return sun::ArkodeMethods::at_fixed_step(method, table);
+    return sun::ArkodeMethods::at_fixed_step(method, table, relax);
   }
 #endif
   return method;
 }
 
-/// Refuses a Butcher table (`option`) for a method other than arkode-erk, one ARKODE does not
-/// have (naming its tables), and for adaptive steps one without an embedded method; throws
-/// SettingsError. An empty table: the method's default.
+/// Refuses a Butcher table (`option`) for a method other than arkode-erk and arkode-dirk, one
+/// ARKODE does not have for the method (naming its tables), and for adaptive steps one without an
+/// embedded method; throws SettingsError. An empty table: the method's default.
 inline void check_table([[maybe_unused]] const studies::Method& method, const std::string& table,
                         [[maybe_unused]] bool adaptive, const std::string& option = "--table") {
   if (table.empty()) return;
 #ifdef ENERGY_AUDIT_WITH_ARKODE
   sun::ArkodeMethods::check_table(method, table, adaptive, option);
 #else
-  throw studies::SettingsError(option + ": applies to arkode-erk only, which needs ARKODE");
+  throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, which need ARKODE");
 #endif
 }
 
-/// Refuses relaxation (`option`) where SUNDIALS has none (below 6.6, naming the version found) and
-/// for a method other than arkode-erk; throws SettingsError.
-inline void check_relax([[maybe_unused]] const studies::Method& method, bool relax,
-                        const std::string& option = "--relax") {
+/// Refuses relaxation (`option`) where SUNDIALS has none (below 6.6, naming the version found),
+/// for a method other than arkode-erk and arkode-dirk, and with a Butcher table (`table`, given
+/// as `table_option`) that relaxation cannot take; throws SettingsError.
+inline void check_relax([[maybe_unused]] const studies::Method& method, [[maybe_unused]] const std::string& table,
+                        bool relax, const std::string& option = "--relax",
+                        [[maybe_unused]] const std::string& table_option = "--table") {
   if (!relax) return;
 #ifdef ENERGY_AUDIT_WITH_ARKODE
-  sun::ArkodeMethods::check_relax(method, option);
+  sun::ArkodeMethods::check_relax(method, table, option, table_option);
 #else
-  throw studies::SettingsError(option + ": applies to arkode-erk only, which needs ARKODE");
+  throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, which need ARKODE");
 #endif
 }
 

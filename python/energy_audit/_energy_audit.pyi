@@ -47,6 +47,8 @@ class RunResult:
     @property
     def rtol(self) -> float: ...
     @property
+    def table(self) -> str: ...
+    @property
     def t_reached(self) -> float: ...
     @property
     def wall_seconds(self) -> float: ...
@@ -111,6 +113,8 @@ def run(
     method: str = "rk4",
     step: float | None = None,
     rtol: float | None = None,
+    table: str | None = None,
+    relax: bool = False,
     atol: float | None = None,
     max_steps: int | None = None,
     z_as: str | None = None,

@@ -770,7 +770,7 @@ BOOST_AUTO_TEST_CASE(a_kinematic_model_runs_and_is_judged_by_its_constraint_drif
 }
 
 #ifdef ENERGY_AUDIT_WITH_ARKODE
-// arkode-erk and arkode-dirk: adaptive by default, at a fixed step with --step, the ERK table
+// arkode-erk and arkode-dirk: adaptive by default, at a fixed step with --step, the table
 // chosen with --table and reported, the counters in the JSON.
 BOOST_AUTO_TEST_CASE(the_arkode_methods_run_adaptive_and_at_a_fixed_step) {
   const fs::path adaptive = scratch_dir() / "erk-adaptive.json", fixed = scratch_dir() / "erk-fixed.json",
@@ -809,15 +809,46 @@ BOOST_AUTO_TEST_CASE(the_arkode_methods_run_adaptive_and_at_a_fixed_step) {
   BOOST_TEST_REQUIRE(implicit.status == 0, implicit.err);
   const auto d = nlohmann::json::parse(read_file(dirk));
   BOOST_TEST(d["verdict"] == "pass");
-  BOOST_TEST(d.count("table") == 0u);
+  // ARKStep's default of order 4 (ARKSTEP_DEFAULT_DIRK_4).
+#ifdef ENERGY_AUDIT_SUNDIALS_BELOW_6_6
+  BOOST_TEST(d["table"] == "ARKODE_SDIRK_5_3_4");
+#else
+  BOOST_TEST(d["table"] == "ARKODE_ESDIRK436L2SA_6_3_4");
+#endif
   BOOST_TEST(d["sundials"]["nonlinear_iterations"].get<long>() >= d["steps"].get<long>());
+}
+
+// arkode-dirk takes ARKODE's diagonally implicit tables by name (no relaxation needed: SUNDIALS
+// 6.4 too): adaptive with an embedded method, at a fixed step of the table's order.
+BOOST_AUTO_TEST_CASE(arkode_dirk_takes_a_table_by_name) {
+  const fs::path adaptive = scratch_dir() / "dirk-trbdf2.json",
+                 fixed = scratch_dir() / "dirk-trbdf2-fixed.json";
+  const Result trbdf2 =
+      energy_audit("run crane --method arkode-dirk --table ARKODE_TRBDF2_3_3_2 --json " + adaptive.string());
+  BOOST_TEST_REQUIRE(trbdf2.status == 0, trbdf2.err);
+  BOOST_TEST(trbdf2.out.find("table      ARKODE_TRBDF2_3_3_2\n") != std::string::npos, trbdf2.out);
+  const auto a = nlohmann::json::parse(read_file(adaptive));
+  BOOST_TEST(a["table"] == "ARKODE_TRBDF2_3_3_2");
+  BOOST_TEST(a["verdict"] == "pass");
+  const Result at_step = energy_audit(
+      "run crane --method arkode-dirk --table ARKODE_TRBDF2_3_3_2 --step 2e-3 --json " + fixed.string());
+  BOOST_TEST_REQUIRE(at_step.status == 0, at_step.err);
+  const auto f = nlohmann::json::parse(read_file(fixed));
+  BOOST_TEST(f["steps"].get<long>() == 2500);
+  BOOST_TEST(f["table"] == "ARKODE_TRBDF2_3_3_2");
+  BOOST_TEST(f["verdict"] == "pass");
+  // An explicit table is none of the DIRK's; the message names the DIRK's.
+  expect_usage_error("run crane --method arkode-dirk --table ARKODE_DORMAND_PRINCE_7_4_5",
+                     "unknown DIRK table");
+  expect_usage_error("run crane --method arkode-dirk --table ARKODE_DORMAND_PRINCE_7_4_5",
+                     "ARKODE_TRBDF2_3_3_2");
 }
 
 BOOST_AUTO_TEST_CASE(the_arkode_options_are_usage_errors_where_they_do_not_apply) {
   expect_usage_error("run crane --method arkode-erk --table ARKODE_NO_SUCH", "ARKODE_DORMAND_PRINCE_7_4_5");
   expect_usage_error("run crane --method arkode-erk --table ARKODE_NO_SUCH", "ARKODE_NO_SUCH");
-  expect_usage_error("run crane --method rk4 --table ARKODE_DORMAND_PRINCE_7_4_5", "arkode-erk only");
-  expect_usage_error("run crane --method arkode-dirk --table ARKODE_DORMAND_PRINCE_7_4_5", "arkode-erk only");
+  expect_usage_error("run crane --method rk4 --table ARKODE_DORMAND_PRINCE_7_4_5",
+                     "arkode-erk and arkode-dirk only");
   expect_usage_error("run crane --method arkode-erk --step 1e-3 --rtol 1e-6", "--rtol");
   expect_usage_error("run crane --method arkode-erk --z-as quadrature", "no quadratures");
   // Knoth-Wolke has no embedded method: adaptive steps are refused, a fixed step runs.
@@ -829,13 +860,37 @@ BOOST_AUTO_TEST_CASE(the_arkode_options_are_usage_errors_where_they_do_not_apply
   // Relaxation needs ARKODE's of 6.6: refused first, naming it and the SUNDIALS found.
   expect_usage_error("run crane --method arkode-erk --relax", "--relax: relaxation needs SUNDIALS 6.6");
   expect_usage_error("run crane --method rk4 --relax", "6.6");
+  expect_usage_error("run crane --method arkode-dirk --relax", "6.6");
 #else
-  expect_usage_error("run crane --method rk4 --relax", "arkode-erk only");
-  expect_usage_error("run crane --method arkode-dirk --relax", "negative weight");
+  expect_usage_error("run crane --method rk4 --relax", "arkode-erk and arkode-dirk only");
+  // A table with a negative weight b_i: refused, naming the weight and the tables relaxation takes.
+  expect_usage_error("run crane --method arkode-dirk --relax --table ARKODE_ESDIRK436L2SA_6_3_4",
+                     "--relax: --table ARKODE_ESDIRK436L2SA_6_3_4 has a negative weight b_5 = -0.108255");
+  expect_usage_error("run crane --method arkode-dirk --relax --table ARKODE_ESDIRK436L2SA_6_3_4",
+                     "ARKODE_TRBDF2_3_3_2");
+  expect_usage_error("run crane --method arkode-erk --relax --table ARKODE_DORMAND_PRINCE_7_4_5",
+                     "has a negative weight b_5 = -0.322376");
   expect_usage_error("run mechanism --method arkode-erk --relax", "scleronomic");
   expect_usage_error("run crane-dae --form maggi --method arkode-erk --relax", "scleronomic");
 #endif
 }
+
+#ifndef ENERGY_AUDIT_SUNDIALS_BELOW_6_6
+// arkode-dirk relaxed: without --table its relaxation default (of order 2: every DIRK table of
+// order 3 or more has a negative weight), named in the summary and the JSON; C of the damped crane
+// kept at round-off, the relaxation counters in the JSON.
+BOOST_AUTO_TEST_CASE(arkode_dirk_relaxes_with_its_relaxation_default_table) {
+  const fs::path record = scratch_dir() / "dirk-relaxed.json";
+  const Result relaxed = energy_audit("run crane --method arkode-dirk --relax --json " + record.string());
+  BOOST_TEST_REQUIRE(relaxed.status == 0, relaxed.err);
+  BOOST_TEST(relaxed.out.find("table      ARKODE_BILLINGTON_3_3_2\n") != std::string::npos, relaxed.out);
+  const auto r = nlohmann::json::parse(read_file(record));
+  BOOST_TEST(r["table"] == "ARKODE_BILLINGTON_3_3_2");
+  BOOST_TEST(r["verdict"] == "pass");
+  BOOST_TEST(r["delta_C"].get<double>() < 1e-11);  // round-off, summed over the steps
+  BOOST_TEST(r["sundials"]["relaxation"]["energy_evals"].get<long>() > 0);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(compare_advise_and_diagnose_take_the_arkode_methods) {
   const Result compare = energy_audit("compare crane --methods rk4,arkode-erk,arkode-dirk --steps 2e-3 --rtols 1e-6,1e-8");

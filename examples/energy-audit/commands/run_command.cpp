@@ -50,11 +50,14 @@ struct RunCommand {
         ->check(known_method())->capture_default_str();
     step_option = command.add_option("--step", step, "fixed step h (fixed-step methods; arkode-erk, arkode-dirk)")
                       ->check(positive_number())->capture_default_str();
-    table_option = command.add_option("--table", table,
-                                      "arkode-erk: its Butcher table by ARKODE's name (default: ERKStep's of order 4)");
-    command.add_flag("--relax", relax,
-                     "arkode-erk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
-                     "(SUNDIALS >= 6.6; scleronomic models, not in form maggi)");
+    table_option = command.add_option(
+        "--table", table,
+        "arkode-erk, arkode-dirk: its Butcher table by ARKODE's name (default: the stepper's of "
+        "order 4; with --relax on arkode-dirk, the relaxation default)");
+    command.add_flag(
+        "--relax", relax,
+        "arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
+        "(SUNDIALS >= 6.6; scleronomic models, not in form maggi)");
     adaptive.add_to(command, true);
     every_option = command.add_option("--every", every,
                                       "write every K-th step to the --csv history and the --plot (delta_C sees all)")
@@ -107,7 +110,7 @@ struct RunCommand {
     const Method& chosen = find_method(method);
     const bool at_fixed_step = chosen.takes_fixed_step && step_option->count() > 0;
     check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
-    examples::check_relax(chosen, relax);
+    examples::check_relax(chosen, table, relax);
     if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
       throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
     }
@@ -118,7 +121,7 @@ struct RunCommand {
                          "tolerances or step bounds; leave out --step for its adaptive steps");
       }
     }
-    return method_at_fixed_step(chosen, table);
+    return method_at_fixed_step(chosen, table, relax);
   }
 
   int execute() const {

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "energy_audit/sundials/adaptive_interval.hpp"
-#include "energy_audit/sundials/erk_tables.hpp"
+#include "energy_audit/sundials/butcher_tables.hpp"
 
 // SUNDIALS 6 reaches each ARKODE integrator through its stepper's functions (ERKStepEvolve,
 // ARKStepEvolve, ...); SUNDIALS 7 through ARKODE's own (ARKodeEvolve, ...), the stepper's being
@@ -83,13 +83,37 @@ void set_step_and_stop_time(void* memory, bool explicit_stepper, double t0, doub
   }
 }
 
-void check_options(const ArkodeOptions& options, double t0, double t1) {
-  if (options.relax && !arkode_has_relaxation) throw InvalidArgument(arkode_relaxation_problem());
-  if (options.relax && options.stepper == ArkodeStepper::Dirk) {
-    throw InvalidArgument(
-        "relaxation: ARKODE refuses it for ARKStep's diagonally implicit table of order 4 (a negative weight "
-        "b); relax ERKStep");
+/// The Newton iterations a DIRK stage may take at a fixed step (ARKODE's default: 3).
+constexpr int fixed_step_newton_iterations = 10;
+
+/// The table a run of `options` takes; throws InvalidArgument for one ARKODE does not have (naming
+/// its tables), without an embedded method for adaptive steps, or that relaxation cannot take
+/// (naming the ones it can).
+const ArkodeTable& checked_table(const ArkodeOptions& options, bool adaptive) {
+  const TableKind kind = table_kind(options.stepper);
+  const char* kind_name = kind == TableKind::Explicit ? "ERK" : "DIRK";
+  const ArkodeTable* table = chosen_table(kind, options.table, options.relax);
+  if (!table) {
+    throw InvalidArgument(std::string("unknown ") + kind_name + " table " + options.table + " (ARKODE's " +
+                          (kind == TableKind::Explicit ? "explicit" : "diagonally implicit") +
+                          " tables: " + table_names(kind) + ")");
   }
+  if (adaptive && table->embedded_order == 0) {
+    throw InvalidArgument(std::string(kind_name) + " table " + table->name +
+                          " has no embedded method to choose adaptive steps with: give a fixed step");
+  }
+  if (options.relax) {
+    if (const std::string problem = relaxation_problem(*table); !problem.empty()) {
+      throw InvalidArgument("relaxation: " + problem + " (the " + kind_name +
+                            " tables relaxation takes: " + relaxable_table_names(kind) + ")");
+    }
+  }
+  return *table;
+}
+
+/// Throws InvalidArgument for options ARKODE would refuse; returns the table the run takes.
+const ArkodeTable& check_options(const ArkodeOptions& options, double t0, double t1) {
+  if (options.relax && !arkode_has_relaxation) throw InvalidArgument(arkode_relaxation_problem());
   const bool adaptive = !(options.fixed_step > 0);
   if (!(options.fixed_step >= 0) || !std::isfinite(options.fixed_step)) {
     throw InvalidArgument("the fixed step must be finite and > 0 (0: adaptive steps)");
@@ -100,17 +124,7 @@ void check_options(const ArkodeOptions& options, double t0, double t1) {
   if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
     throw InvalidArgument(problem);
   }
-  if (options.stepper == ArkodeStepper::Erk && !options.table.empty()) {
-    const ErkTable* table = find_erk_table(options.table);
-    if (!table) {
-      throw InvalidArgument("unknown ERK table " + options.table +
-                            " (ARKODE's explicit tables: " + erk_table_names() + ")");
-    }
-    if (adaptive && table->embedded_order == 0) {
-      throw InvalidArgument("ERK table " + options.table +
-                            " has no embedded method to choose adaptive steps with: give a fixed step");
-    }
-  }
+  return checked_table(options, adaptive);
 }
 
 /// Relaxes the steps with `relaxation` (a run with options.relax on SUNDIALS >= 6.6).
@@ -184,7 +198,7 @@ int too_much_work_flag() { return ARK_TOO_MUCH_WORK; }
 
 void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
                CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation) {
-  check_options(options, t0, t1);
+  const ArkodeTable& table = check_options(options, t0, t1);
   const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
   SUNContext context = solver.context;
   const auto length = static_cast<sunindextype>(y0.size());
@@ -205,8 +219,10 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
   call(EA_ARKODE_CALL(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData, memory, callback_data),
        EA_ARKODE_NAME(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData));
   if (explicit_stepper) {
-    const std::string& table = options.table.empty() ? default_erk_table().name : options.table;
-    call(ERKStepSetTableName(memory, table.c_str()), "ERKStepSetTableName");
+    call(ERKStepSetTableName(memory, table.name.c_str()), "ERKStepSetTableName");
+  } else {  // the implicit table alone: no explicit part
+    call(ARKStepSetTableNum(memory, static_cast<ARKODE_DIRKTableID>(table.id), ARKODE_ERK_NONE),
+         "ARKStepSetTableNum");
   }
   if (options.fixed_step > 0) {
     set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
@@ -233,6 +249,13 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
     call(EA_ARKODE_CALL(ARKStepSetLinearSolver, ARKStepSetLinearSolver, ARKodeSetLinearSolver, memory,
                         solver.linear_solver.get(), solver.jacobian.get()),
          EA_ARKODE_NAME(ARKStepSetLinearSolver, ARKStepSetLinearSolver, ARKodeSetLinearSolver));
+    // Adaptive steps recover from a Newton iteration that has not converged after ARKODE's 3 by a
+    // smaller step; a fixed step cannot, and the run would end there: more iterations instead.
+    if (options.fixed_step > 0) {
+      call(EA_ARKODE_CALL(ARKStepSetMaxNonlinIters, ARKStepSetMaxNonlinIters, ARKodeSetMaxNonlinIters, memory,
+                          fixed_step_newton_iterations),
+           EA_ARKODE_NAME(ARKStepSetMaxNonlinIters, ARKStepSetMaxNonlinIters, ARKodeSetMaxNonlinIters));
+    }
   }
   // Kept by ARKODE across *ReInit: set once.
   if (options.relax) set_relaxation(memory, explicit_stepper, relaxation, data, t0);

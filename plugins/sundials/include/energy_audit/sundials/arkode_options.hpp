@@ -5,17 +5,29 @@
 #include <string>
 #include <vector>
 
+#include "energy_audit/sundials/butcher_tables.hpp"
+
 namespace energy_audit::sun {
 
 /// ERKStep (explicit Runge–Kutta, a Butcher table by name) or ARKStep with the whole right-hand
-/// side implicit (its default diagonally implicit table of order 4, Newton with a dense linear
-/// solver and a difference-quotient Jacobian).
+/// side implicit (a diagonally implicit Butcher table by name, Newton with a dense linear solver
+/// and a difference-quotient Jacobian).
 enum class ArkodeStepper { Erk, Dirk };
+
+/// The kind of Butcher table `stepper` takes (butcher_tables.hpp).
+constexpr TableKind table_kind(ArkodeStepper stepper) {
+  switch (stepper) {
+    case ArkodeStepper::Erk: return TableKind::Explicit;
+    case ArkodeStepper::Dirk: return TableKind::DiagonallyImplicit;
+  }
+  return TableKind::Explicit;
+}
 
 struct ArkodeOptions {
   ArkodeStepper stepper = ArkodeStepper::Erk;
-  /// ERKStep's Butcher table, by ARKODE's name (erk_tables.hpp); empty: ERKStep's default of
-  /// order 4.
+  /// The stepper's Butcher table, by ARKODE's name, of its table_kind (butcher_tables.hpp);
+  /// empty: the stepper's default of order 4, or with `relax` the relaxation default
+  /// (relaxation_default_table: ERKStep's default; for ARKStep a DIRK table of order 2).
   std::string table{};
   double rtol = 1e-8;
   double atol = 1e-10;
@@ -28,9 +40,9 @@ struct ArkodeOptions {
   /// Times in (t0, t1) at which the right-hand side jumps: ARKODE stops at each and restarts
   /// from the state it reached (solver_pieces.hpp).
   std::vector<double> breakpoints{};
-  /// Relaxation (SUNDIALS >= 6.6; ERKStep: ARKODE refuses it for ARKStep's DIRK table, which has a
-  /// negative weight): each step is scaled so that the system's energy H(y) changes
-  /// by what the step's own stages estimate for it (nothing, for a conservative system), with H
+  /// Relaxation (SUNDIALS >= 6.6; a table of order >= 2 without a negative weight b_i, which
+  /// every DIRK table of order 3 or more has): each step is scaled so that the system's energy
+  /// H(y) changes by what the step's own stages estimate for it (nothing, for a conservative system), with H
   /// and its gradient from the system (EnergyGradientSystem, system_concepts.hpp).
   bool relax = false;
 };

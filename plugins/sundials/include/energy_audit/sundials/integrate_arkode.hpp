@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The ARKODE adapter: integrates a system y = [motion, Z] with ERKStep (an explicit Butcher table
-/// chosen by name) or ARKStep fully implicit (a diagonally implicit table, Newton with a dense
-/// linear solver), adaptive or at a fixed step, and shows every accepted internal step to the
+/// chosen by name) or ARKStep fully implicit (a diagonally implicit table chosen by name, Newton
+/// with a dense linear solver), adaptive or at a fixed step, and shows every accepted internal step to the
 /// observer (ARKODE is stepped one step at a time up to the stop time t1).
 ///
 /// System: an EnergyFlowSystem (system_concepts.hpp), y = [motion, Z] with Z last (no Z when
@@ -162,7 +162,8 @@ struct ArkodeSolver {
 /// Creates and configures ERKStep or ARKStep (options.stepper) for `data`'s problem at (y0, t0),
 /// up to the stop time t1, relaxed with `relaxation` when options.relax. Throws InvalidArgument
 /// for options it refuses (an unknown table, a table without an embedded method for adaptive
-/// steps, tolerances or a step not > 0).
+/// steps, with relaxation a table of order 1 or with a negative weight, tolerances or a step not
+/// > 0).
 void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
                CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation = {});
 /// Starts the configured solver again at (y0, t0), up to the stop time t1 (ERKStepReInit,

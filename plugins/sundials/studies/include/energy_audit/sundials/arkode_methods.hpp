@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// ARKODE as a method family of the studies (energy_audit/studies/method_family.hpp):
-/// arkode-erk (ERKStep, a Butcher table by name) and arkode-dirk (ARKStep's diagonally implicit
-/// method), run by integrate_arkode. Both are adaptive, and run at a fixed step in the variant
+/// arkode-erk (ERKStep, an explicit Butcher table by name) and arkode-dirk (ARKStep, a diagonally
+/// implicit table by name), run by integrate_arkode. Both are adaptive, and run at a fixed step in the variant
 /// at_fixed_step gives. Needs EnergyAudit::arkode besides EnergyAudit::studies_sundials.
 
 #include <energy_audit/kinematic_system.hpp>
@@ -15,7 +15,7 @@
 #include <energy_audit/studies/settings_error.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>
 #include <energy_audit/sundials/arkode_options.hpp>
-#include <energy_audit/sundials/erk_tables.hpp>
+#include <energy_audit/sundials/butcher_tables.hpp>
 #include <energy_audit/sundials/integrate_arkode.hpp>
 #include <limits>
 #include <stdexcept>
@@ -39,12 +39,12 @@ struct ArkodeMethods {
       return std::vector<studies::Method>{
           adaptive("arkode-erk",
                    "ARKODE ERKStep, explicit Runge-Kutta, a Butcher table by name (--table, default " +
-                       default_erk_table().name + "); adaptive, or at a fixed step with --step",
+                       default_table(TableKind::Explicit).name + "); adaptive, or at a fixed step with --step",
                    0),
           adaptive("arkode-dirk",
-                   "ARKODE ARKStep, diagonally implicit Runge-Kutta of order 4, Newton with a dense linear "
-                   "solver; "
-                   "adaptive, or at a fixed step with --step",
+                   "ARKODE ARKStep, diagonally implicit Runge-Kutta, a Butcher table by name (--table, default " +
+                       default_table(TableKind::DiagonallyImplicit).name +
+                       "), Newton with a dense linear solver; adaptive, or at a fixed step with --step",
                    1)};
     }();
     return list;
@@ -58,19 +58,24 @@ struct ArkodeMethods {
     return method.variant == 0 ? ArkodeStepper::Erk : ArkodeStepper::Dirk;
   }
 
-  /// Refuses a table (`option`, by ARKODE's name) for a method other than arkode-erk, a name
-  /// ARKODE does not have (naming its tables), and for adaptive steps (`adaptive`) a table without
-  /// an embedded method. An empty table is ERKStep's default. Throws SettingsError.
+  /// Refuses a table (`option`, by ARKODE's name) for a method other than arkode-erk and
+  /// arkode-dirk, a name ARKODE does not have for the method's stepper (naming its tables), and
+  /// for adaptive steps (`adaptive`) a table without an embedded method. An empty table is the
+  /// stepper's default. Throws SettingsError.
   static void check_table(const studies::Method& method, const std::string& table, bool adaptive,
                           const std::string& option) {
     if (table.empty()) return;
-    if (!studies::belongs_to<ArkodeMethods>(method) || stepper(method) != ArkodeStepper::Erk) {
-      throw studies::SettingsError(option + ": applies to arkode-erk only, not to " + method.name);
+    if (!studies::belongs_to<ArkodeMethods>(method)) {
+      throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, not to " + method.name);
     }
-    const ErkTable* found = find_erk_table(table);
+    const TableKind kind = table_kind(stepper(method));
+    const ArkodeTable* found = find_table(kind, table);
     if (!found) {
-      throw studies::SettingsError(option + ": unknown ERK table '" + table +
-                                   "' (ARKODE's explicit tables: " + erk_table_names() + ")");
+      const bool explicit_kind = kind == TableKind::Explicit;
+      throw studies::SettingsError(option + ": unknown " + (explicit_kind ? "ERK" : "DIRK") + " table '" + table +
+                                   "' for " + method.name + " (ARKODE's " +
+                                   (explicit_kind ? "explicit" : "diagonally implicit") +
+                                   " tables: " + table_names(kind) + ")");
     }
     if (adaptive && found->embedded_order == 0) {
       throw studies::SettingsError(
@@ -78,29 +83,32 @@ struct ArkodeMethods {
     }
   }
 
-  /// Refuses relaxation (`option`) below SUNDIALS 6.6 (naming the SUNDIALS found) and for a
-  /// method other than arkode-erk (ARKODE refuses it for arkode-dirk's table, which has a negative
-  /// weight). Throws SettingsError.
-  static void check_relax(const studies::Method& method, const std::string& option) {
+  /// Refuses relaxation (`option`) below SUNDIALS 6.6 (naming the SUNDIALS found), for a method
+  /// other than arkode-erk and arkode-dirk, and with a table (`table`, as check_table takes it)
+  /// that relaxation cannot take (naming why and the tables it takes). Without a table the run
+  /// takes the relaxation default (relaxation_default_table). Throws SettingsError.
+  static void check_relax(const studies::Method& method, const std::string& table, const std::string& option,
+                          const std::string& table_option = "--table") {
     if (!arkode_has_relaxation) throw studies::SettingsError(option + ": " + arkode_relaxation_problem());
     if (!studies::belongs_to<ArkodeMethods>(method)) {
-      throw studies::SettingsError(option + ": applies to arkode-erk only, not to " + method.name);
+      throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, not to " + method.name);
     }
-    if (stepper(method) != ArkodeStepper::Erk) {
-      throw studies::SettingsError(option + ": applies to arkode-erk only: ARKODE refuses relaxation for " +
-                                   method.name + "'s table, which has a negative weight b");
+    const TableKind kind = table_kind(stepper(method));
+    const ArkodeTable* chosen = chosen_table(kind, table, true);
+    if (!chosen) return;  // check_table names it
+    if (const std::string problem = relaxation_problem(*chosen); !problem.empty()) {
+      throw studies::SettingsError(option + ": " + table_option + " " + problem + " (the tables relaxation takes for " +
+                                   method.name + ": " + relaxable_table_names(kind) + ")");
     }
   }
 
-  /// `method` at a fixed step: not adaptive, of the order of its table (`table`, empty for
-  /// ERKStep's default; ARKStep's DIRK is of order 4).
-  static studies::Method at_fixed_step(studies::Method method, const std::string& table) {
+  /// `method` at a fixed step: not adaptive, of the order of the table it takes (`table`, empty
+  /// for the stepper's default, or with `relax` the relaxation default).
+  static studies::Method at_fixed_step(studies::Method method, const std::string& table, bool relax = false) {
     method.chooses_steps = false;
-    if (stepper(method) == ArkodeStepper::Erk) {
-      method.order = (table.empty() ? default_erk_table() : *find_erk_table(table)).order;
-    } else {
-      method.order = 4;
-    }
+    if (const ArkodeTable* chosen = chosen_table(table_kind(stepper(method)), table, relax)) {
+      method.order = chosen->order;
+    }  // an unknown table: check_table refuses it
     return method;
   }
 
@@ -110,7 +118,7 @@ struct ArkodeMethods {
                                const std::string& table) {
     ArkodeOptions options;
     options.stepper = stepper(method);
-    if (options.stepper == ArkodeStepper::Erk) options.table = table;
+    options.table = table;
     if (method.adaptive()) {
       options.rtol = adaptive.rtol;
       options.atol = adaptive.atol;
@@ -133,9 +141,8 @@ struct ArkodeMethods {
     options.relax = settings.relax;
     outcome.cvodes = settings.cvodes;
     outcome.cvodes.z_mode = ZMode::State;  // ARKODE has no quadratures
-    outcome.table = options.stepper == ArkodeStepper::Erk
-                        ? (options.table.empty() ? default_erk_table().name : options.table)
-                        : std::string();
+    const ArkodeTable* table = chosen_table(table_kind(options.stepper), options.table, options.relax);
+    outcome.table = table ? table->name : options.table;  // an unknown one: integrate_arkode refuses it
     const Interval& i = outcome.interval;
     studies::run_integrator<ArkodeResult>(outcome, system, [&](ArkodeResult& result, auto&& observer) {
       integrate_arkode(result, system, y, i.t0, i.t_end, observer, options, settings.stop);
