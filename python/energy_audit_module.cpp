@@ -409,7 +409,8 @@ computed, its end "interrupted at t = ...".
 
 model: a name of models(); method: a name of methods() (default rk4).
 step: the fixed step h [s] (fixed-step methods; default 1e-3).
-rtol, atol: tolerances of the adaptive methods cvode-bdf, cvode-adams and idas (1e-8, 1e-10).
+rtol, atol: tolerances of the adaptive methods (cvode-bdf, cvode-adams, idas, arkode-erk,
+  arkode-dirk; 1e-8, 1e-10).
 table: arkode-erk, arkode-dirk: the Butcher table by ARKODE's name (default: the stepper's of
   order 4; with relax on arkode-dirk, the relaxation default); one without an embedded method is
   refused (run's ARKODE steps are adaptive).
@@ -545,7 +546,7 @@ PYBIND11_MODULE(_energy_audit, m) {
   m.def(
       "run",
       [](const std::string& model, const std::string& method, std::optional<double> step, std::optional<double> rtol,
-         std::optional<std::string> table, bool relax, std::optional<double> atol, std::optional<long> max_steps,
+         std::optional<double> atol, std::optional<long> max_steps,
          std::optional<std::string> z_as, std::optional<std::string> iteration, std::optional<double> initial_step,
          std::optional<double> max_step, std::optional<double> t_end, const std::map<std::string, double>& set,
          const std::map<std::string, double>& init, std::optional<std::string> form,
@@ -553,7 +554,7 @@ PYBIND11_MODULE(_energy_audit, m) {
          const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
          std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
          std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress,
-         bool equation_columns, bool ledger_columns) {
+         bool equation_columns, bool ledger_columns, std::optional<std::string> table, bool relax) {
         return run(model, RunArguments{method, step, rtol, table, relax,
                                        python::ModelOptions{atol, max_steps, z_as, iteration, initial_step, max_step,
                                                             t_end, form, independent, threshold, drift_threshold,
@@ -563,7 +564,7 @@ PYBIND11_MODULE(_energy_audit, m) {
                                        studies::DiagnosisColumns{equation_columns, ledger_columns}});
       },
       py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
-      py::arg("table") = py::none(), py::arg("relax") = false, py::arg("atol") = py::none(),
+      py::arg("atol") = py::none(),
       py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
       py::arg("iteration") = py::none(), py::arg("initial_step") = py::none(), py::arg("max_step") = py::none(),
       py::arg("t_end") = py::none(), py::arg("set") = std::map<std::string, double>{},
@@ -572,7 +573,8 @@ PYBIND11_MODULE(_energy_audit, m) {
       py::arg("drift_threshold") = py::none(), py::arg("stabilize") = "none", py::arg("baumgarte") = py::none(),
       py::arg("phase") = py::none(), py::arg("equation_check_every") = py::none(),
       py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
-      py::arg("progress") = false, py::arg("equation_columns") = false, py::arg("ledger_columns") = false, run_doc);
+      py::arg("progress") = false, py::arg("equation_columns") = false, py::arg("ledger_columns") = false,
+      py::arg("table") = py::none(), py::arg("relax") = false, run_doc);
 
   // Before the study functions: diagnose takes a list of them, and its signature names the type.
   py::class_<ea::Audit>(m, "TrajectoryAudit", "What audit_trajectory() returns")

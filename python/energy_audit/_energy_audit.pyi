@@ -113,8 +113,6 @@ def run(
     method: str = "rk4",
     step: float | None = None,
     rtol: float | None = None,
-    table: str | None = None,
-    relax: bool = False,
     atol: float | None = None,
     max_steps: int | None = None,
     z_as: str | None = None,
@@ -138,6 +136,8 @@ def run(
     progress: bool = False,
     equation_columns: bool = False,
     ledger_columns: bool = False,
+    table: str | None = None,
+    relax: bool = False,
 ) -> RunResult: ...
 def audit_trajectory(
     t: npt.ArrayLike,
