@@ -5,8 +5,6 @@
 // the restart after ERKStepReInit, a step taken beside the audit refused, the header after SUNDIALS' example
 // macros; and the example programs (examples/drop_in_arkode/) as a user runs them, on SUNDIALS 7 the SPRKStep
 // one and its wrong twin too, their output against that of the same programs unaudited.
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "arkode_program.hpp"
+#include "program_run.hpp"
 
 double arkode_header_macros_sum();  // arkode_header_after_macros.cpp
 
@@ -281,21 +280,10 @@ BOOST_AUTO_TEST_SUITE(examples)
 
 namespace {
 
-struct Run {
-  int exit_status = -1;  // -1: did not exit normally
-  std::string output;    // stdout and stderr
-};
+using Run = energy_audit::testing::ProgramRun;  // output: stdout and stderr
 
 Run run(const std::string& program, const std::string& arguments = "") {
-  Run result;
-  FILE* pipe = popen(("'" + program + "' " + arguments + " 2>&1").c_str(), "r");
-  BOOST_TEST_REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  if (status != -1 && WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  return result;
+  return energy_audit::testing::run_shell_command("'" + program + "' " + arguments + " 2>&1");
 }
 
 // The value after `key` in the output; NaN if it is missing.

@@ -5,8 +5,6 @@
 // same solution. The IDA examples (examples/drop_in_ida/): the pendulum on a hoisting rope passes
 // in C++ and in C, prints the same in both, and its twins with the rope's term of the constraint
 // equation flipped fail.
-#include <sys/wait.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,24 +12,13 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "program_run.hpp"
+
 namespace {
 
-struct Run {
-  int exit_status = -1;  // -1: did not exit normally
-  std::string output;    // stdout and stderr
-};
+using Run = energy_audit::testing::ProgramRun;  // output: stdout and stderr
 
-Run run(const std::string& program) {
-  Run result;
-  FILE* pipe = popen(("'" + program + "' 2>&1").c_str(), "r");
-  BOOST_TEST_REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  if (status != -1 && WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  return result;
-}
+Run run(const std::string& program) { return energy_audit::testing::run_shell_command("'" + program + "' 2>&1"); }
 
 // The value after "energy audit: delta_C = "; NaN if the line is missing.
 double delta_c(const std::string& output) {

@@ -10,8 +10,6 @@
 //     program's is 1.8e-7);
 //   - the audit's memory does not grow with the number of steps: a run 5 times as many steps long
 //     peaks at most 512 kB higher, where a copy of the state kept per step would add over 7 MB.
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,25 +19,11 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "program_run.hpp"
+
 namespace {
 
-struct Run {
-  int exit_status = -1;  // -1: did not exit normally
-  std::string output;
-};
-
-/// Runs `command` through the shell; its stdout (and what it redirects there).
-Run run(const std::string& command) {
-  Run result;
-  FILE* pipe = popen(command.c_str(), "r");
-  BOOST_TEST_REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  if (status != -1 && WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  return result;
-}
+using Run = energy_audit::testing::ProgramRun;
 
 /// The example `program` on `ranks` ranks with `options`: stdout only, or with --report's line
 /// (stderr) after it when `report`.
@@ -47,7 +31,7 @@ Run run_example(const char* program, int ranks, const std::string& options, bool
   const std::string command = std::string("'") + MPIEXEC + "' " + MPIEXEC_NUMPROC_FLAG + " " +
                               std::to_string(ranks) + " '" + program + "' " + options +
                               (report ? " --report 2>&1" : " 2>/dev/null");
-  return run(command);
+  return energy_audit::testing::run_shell_command(command);
 }
 
 /// The lines of `text` that do not start with "energy audit:".
