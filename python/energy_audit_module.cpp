@@ -112,6 +112,8 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   settings.relax = arguments.relax;
   examples::check_table(settings.method, settings.table, settings.method.adaptive(), "table");
   examples::check_relax(settings.method, settings.table, settings.relax, "relax", "table");
+  // arkode-sprk takes a fixed step: the order of the method it runs.
+  if (settings.method.needs_separable_model) settings.method = examples::method_at_fixed_step(settings.method, settings.table);
   if (arguments.every) {
     if (*arguments.every == 0) throw studies::SettingsError("every: must be >= 1");
     if (!arguments.history) throw studies::SettingsError("every: thins the history, which history=False does not keep");

@@ -28,20 +28,19 @@ using ExampleMethodFamilies = studies::MethodFamilies<studies::FixedStepFamily, 
 #endif
 
 /// Every method, fixed-step first, then cvode-bdf, cvode-adams and idas, then arkode-erk and
-/// arkode-dirk where ARKODE was found.
+/// arkode-dirk where ARKODE was found, and arkode-sprk with SUNDIALS 7.
 inline const std::vector<studies::Method>& methods() { return ExampleMethodFamilies::methods(); }
 
 /// Why energy-audit, as built, does not offer the method called `name` that it knows of: the
-/// ARKODE methods without ARKODE, arkode-sprk without SPRKStep (SUNDIALS < 6.6). Empty for any
+/// ARKODE methods without ARKODE, arkode-sprk below SUNDIALS 7. Empty for any
 /// other name.
-inline std::string unavailable_method(const std::string& name) {
+inline std::string unavailable_method([[maybe_unused]] const std::string& name) {
+#if SUNDIALS_VERSION_MAJOR < 7
   if (name == "arkode-sprk") {
-#if SUNDIALS_VERSION_MAJOR < 6 || (SUNDIALS_VERSION_MAJOR == 6 && SUNDIALS_VERSION_MINOR < 6)
-    return "arkode-sprk needs SPRKStep, which SUNDIALS has from 6.6 (found " SUNDIALS_VERSION ")";
-#else
-    return "arkode-sprk is not among this energy-audit's methods";
-#endif
+    return "arkode-sprk needs SPRKStep through ARKODE's own functions, which SUNDIALS has from 7.0 (found "
+           SUNDIALS_VERSION ")";
   }
+#endif
 #ifndef ENERGY_AUDIT_WITH_ARKODE
   if (name == "arkode-erk" || name == "arkode-dirk") {
     return name + " needs ARKODE, which the SUNDIALS found (" SUNDIALS_VERSION ") does not have";
@@ -59,19 +58,19 @@ inline const studies::Method& find_method(const std::string& name, const char* o
 
 /// `method` as it runs with `step` given: the fixed-step variant of an adaptive method that takes
 /// a fixed step (Method::takes_fixed_step), of the order of its Butcher table `table` (arkode-erk,
-/// arkode-dirk; empty: its default, or with `relax` its relaxation default); any other method as
-/// it is.
+/// arkode-dirk; empty: its default, or with `relax` its relaxation default), arkode-sprk of the
+/// order of its method `table`; any other method as it is.
 inline studies::Method method_at_fixed_step(const studies::Method& method, [[maybe_unused]] const std::string& table,
                                             [[maybe_unused]] bool relax = false) {
 #ifdef ENERGY_AUDIT_WITH_ARKODE
-  if (method.takes_fixed_step && studies::belongs_to<sun::ArkodeMethods>(method)) {
+  if ((method.takes_fixed_step || method.needs_separable_model) && studies::belongs_to<sun::ArkodeMethods>(method)) {
     return sun::ArkodeMethods::at_fixed_step(method, table, relax);
   }
 #endif
   return method;
 }
 
-/// Refuses a Butcher table (`option`) for a method other than arkode-erk and arkode-dirk, one
+/// Refuses a Butcher table (`option`) for a method other than the ARKODE methods, one
 /// ARKODE does not have for the method (naming its tables), and for adaptive steps one without an
 /// embedded method; throws SettingsError. An empty table: the method's default.
 inline void check_table([[maybe_unused]] const studies::Method& method, const std::string& table,

@@ -15,12 +15,13 @@
 namespace energy_audit::examples {
 
 /// The model families, listed by models.cpp in this order: the trolley cranes (models_crane.cpp),
-/// the mechanisms (models_mechanism.cpp), the crane3d models (models_crane3d.cpp) and the
-/// container models (models_container.cpp).
+/// the mechanisms (models_mechanism.cpp), the crane3d models (models_crane3d.cpp), the
+/// container models (models_container.cpp) and the driven pendulums (models_pendulum.cpp).
 std::vector<studies::ModelEntry> crane_entries();
 std::vector<studies::ModelEntry> mechanism_entries();
 std::vector<studies::ModelEntry> crane3d_entries();
 std::vector<studies::ModelEntry> container_entries();
+std::vector<studies::ModelEntry> pendulum_entries();
 
 /// Every model, in the order of models.cpp.
 const std::vector<studies::ModelEntry>& model_registry();

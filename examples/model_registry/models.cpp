@@ -10,7 +10,7 @@ using namespace energy_audit::studies;
 const std::vector<ModelEntry>& model_registry() {
   static const std::vector<ModelEntry> models = [] {
     std::vector<ModelEntry> list;
-    for (auto family : {crane_entries, mechanism_entries, crane3d_entries, container_entries}) {
+    for (auto family : {crane_entries, mechanism_entries, crane3d_entries, container_entries, pendulum_entries}) {
       for (ModelEntry& entry : family()) list.push_back(std::move(entry));
     }
     return list;

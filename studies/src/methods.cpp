@@ -53,7 +53,7 @@ std::vector<std::string> method_names(const std::vector<Method>& methods) {
 std::vector<std::string> fixed_step_method_names(const std::vector<Method>& methods) {
   std::vector<std::string> names;
   for (const Method& m : methods) {
-    if (!m.adaptive()) names.push_back(m.name);
+    if (!m.adaptive() && !m.needs_separable_model) names.push_back(m.name);
   }
   return names;
 }

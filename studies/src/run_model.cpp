@@ -98,6 +98,18 @@ void check_method_fits_model(const ModelEntry& model, const RunSettings& setting
                         ", which has no constraints (" + method +
                         (models.empty() ? " runs models with constraints)" : " runs: " + join(models) + ")"));
   }
+  if (settings.method.needs_separable_model) {
+    const Form form = settings.form.value_or(model.forms.front());
+    if (!model.separable) {
+      throw SettingsError(settings.options.method + ": " + method + " needs a separable model (T of the velocities "
+                          "alone with a constant mass matrix, forces free of the velocities); model " + model.name +
+                          " is not declared separable");
+    }
+    if (form != Form::Lagrange && form != Form::Hamilton) {
+      throw SettingsError(settings.options.method + ": " + method + " integrates Lagrange's or Hamilton's form, not " +
+                          form_name(form));
+    }
+  }
   if (settings.stabilization == Stabilization::None) return;
   const OptionNames& names = settings.options;
   if (!model.has_multipliers()) {

@@ -13,7 +13,7 @@ BOOST_AUTO_TEST_CASE(list_names_every_model_and_method) {
   for (const char* name : {"crane ", "crane-derived", "crane-wrong", "crane-damper-missing", "euler ", "euler-cromer", "rk2", "rk3", "rk4", "rkg",
                            "verlet", "cvode-bdf", "cvode-adams", "idas", "crane-dae", "crane3d ", "crane3d-drop",
                            "crane3d-wrong ", "crane3d-wrong-drop", "mechanism ", "mechanism-wrong ",
-                           "mechanism-wrong2 "}) {
+                           "mechanism-wrong2 ", "pendulum ", "pendulum-wrong"}) {
     BOOST_TEST(r.out.find(name) != std::string::npos, name);
   }
 }

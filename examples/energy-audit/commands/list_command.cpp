@@ -29,10 +29,16 @@ int list_command() {
     std::printf("  %-*s %s\n", width, model.name.c_str(), model.description.c_str());
   }
   const std::string multiplier_models = join(multiplier_model_names());
+  std::vector<std::string> separable;
+  for (const ModelEntry& model : model_registry()) {
+    if (model.separable) separable.push_back(model.name);
+  }
+  const std::string separable_models = join(separable) + " (separable; lagrange and hamilton forms)";
   std::printf("\nMethods (fixed step: --step; adaptive: --rtol, --atol):\n");
   std::vector<std::string> residual_form;
   for (const Method& m : examples::methods()) {
     const std::string runs = m.runs_only_multiplier_models() ? multiplier_models
+                             : m.needs_separable_model       ? separable_models
                              : m.partitioned                 ? "all models but the kinematic ones"
                                                              : "all models";
     std::printf("  %-*s %s; runs: %s\n", width, m.name.c_str(), m.description.c_str(), runs.c_str());

@@ -53,7 +53,8 @@ struct RunCommand {
     table_option = command.add_option(
         "--table", table,
         "arkode-erk, arkode-dirk: its Butcher table by ARKODE's name (default: the stepper's of "
-        "order 4; with --relax on arkode-dirk, the relaxation default)");
+        "order 4; with --relax on arkode-dirk, the relaxation default); arkode-sprk: its SPRK method "
+        "(default ARKODE_SPRK_MCLACHLAN_4_4)");
     command.add_flag(
         "--relax", relax,
         "arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
@@ -104,7 +105,8 @@ struct RunCommand {
   }
 
   /// --method as it runs: an adaptive method that takes a fixed step (arkode-erk, arkode-dirk)
-  /// runs at --step when it is given, and then takes no tolerances; --table is checked, and
+  /// runs at --step when it is given, and then takes no tolerances; arkode-sprk has the order of
+  /// its method; --table is checked, and
   /// --z-as quadrature refused where ARKODE integrates (it has no quadratures).
   Method chosen_method() const {
     const Method& chosen = find_method(method);
@@ -114,7 +116,7 @@ struct RunCommand {
     if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
       throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
     }
-    if (!at_fixed_step) return chosen;
+    if (!at_fixed_step) return chosen.needs_separable_model ? method_at_fixed_step(chosen, table) : chosen;
     for (const char* name : {"rtol", "atol", "max-steps", "initial-step", "max-step"}) {
       if (given_options(*app).contains(name)) {
         throw UsageError(std::string("--") + name + ": " + chosen.name + " at a fixed step (--step) takes no " +

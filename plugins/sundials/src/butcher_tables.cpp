@@ -4,6 +4,10 @@
 #include <arkode/arkode_butcher_dirk.h>
 #include <arkode/arkode_butcher_erk.h>
 #include <arkode/arkode_erkstep.h>
+#if EA_ARKODE_HAS_SPRK
+#include <arkode/arkode_sprk.h>
+#include <arkode/arkode_sprkstep.h>
+#endif
 
 #include <array>
 #include <cstdio>
@@ -72,6 +76,19 @@ constexpr std::array<const char*, 27> diagonally_implicit_names{"ARKODE_SDIRK_2_
                                                                 "ARKODE_BACKWARD_EULER_1_1",
                                                                 "ARKODE_IMPLICIT_MIDPOINT_1_2",
                                                                 "ARKODE_IMPLICIT_TRAPEZOIDAL_2_2"};
+// SPRKStep's methods (ARKODE_SPRKMethodID), from SUNDIALS 7 on here.
+constexpr std::array<const char*, 12> symplectic_names{"ARKODE_SPRK_EULER_1_1",
+                                                       "ARKODE_SPRK_LEAPFROG_2_2",
+                                                       "ARKODE_SPRK_PSEUDO_LEAPFROG_2_2",
+                                                       "ARKODE_SPRK_RUTH_3_3",
+                                                       "ARKODE_SPRK_MCLACHLAN_2_2",
+                                                       "ARKODE_SPRK_MCLACHLAN_3_3",
+                                                       "ARKODE_SPRK_CANDY_ROZMUS_4_4",
+                                                       "ARKODE_SPRK_MCLACHLAN_4_4",
+                                                       "ARKODE_SPRK_MCLACHLAN_5_6",
+                                                       "ARKODE_SPRK_YOSHIDA_6_8",
+                                                       "ARKODE_SPRK_SUZUKI_UMENO_8_16",
+                                                       "ARKODE_SPRK_SOFRONIOU_10_36"};
 static_assert(ARKODE_MIN_ERK_NUM == 0 && ERKSTEP_DEFAULT_4 >= 0 &&
                   static_cast<std::size_t>(ERKSTEP_DEFAULT_4) < explicit_names.size(),
               "ERKStep's default table of order 4 is one of explicit_names");
@@ -100,6 +117,28 @@ KindSource source_of(TableKind kind) {
           [](int id) { return ARKodeButcherTable_LoadDIRK(static_cast<ARKODE_DIRKTableID>(id)); }};
 }
 
+/// The SPRK methods of the SUNDIALS found (none below SUNDIALS 7), SPRKStep's default first of
+/// order 4.
+std::vector<ArkodeTable> load_symplectic(std::size_t& default_index) {
+  std::vector<ArkodeTable> list;
+#if EA_ARKODE_HAS_SPRK
+  for (int id = ARKODE_MIN_SPRK_NUM;
+       id <= ARKODE_MAX_SPRK_NUM && id - ARKODE_MIN_SPRK_NUM < static_cast<int>(symplectic_names.size()); ++id) {
+    const char* name = symplectic_names[static_cast<std::size_t>(id - ARKODE_MIN_SPRK_NUM)];
+    const ARKodeSPRKTable table = ARKodeSPRKTable_Load(static_cast<ARKODE_SPRKMethodID>(id));
+    if (!table) throw energy_audit::Error(std::string("ARKODE does not load its SPRK method ") + name);
+    const int order = table->q;
+    ARKodeSPRKTable_Free(table);
+    if (id == SPRKSTEP_DEFAULT_4) default_index = list.size();
+    list.push_back(ArkodeTable{name, id, order, 0, 0.0, 1});
+  }
+#else
+  (void)symplectic_names;
+  default_index = 0;
+#endif
+  return list;
+}
+
 bool relaxable(const ArkodeTable& table) { return table.order >= 2 && table.smallest_weight >= 0; }
 
 struct Tables {
@@ -109,8 +148,13 @@ struct Tables {
 };
 
 Tables load(TableKind kind) {
-  const KindSource source = source_of(kind);
   Tables t;
+  if (kind == TableKind::Symplectic) {  // no relaxation: its default is never used
+    t.list = load_symplectic(t.default_index);
+    t.relaxation_default_index = t.default_index;
+    return t;
+  }
+  const KindSource source = source_of(kind);
   for (int id = source.first_id;
        id <= source.last_id && id - source.first_id < static_cast<int>(source.names.size()); ++id) {
     const char* name = source.names[static_cast<std::size_t>(id - source.first_id)];
@@ -145,14 +189,41 @@ Tables load(TableKind kind) {
 const Tables& tables(TableKind kind) {
   static const Tables explicit_tables = load(TableKind::Explicit);
   static const Tables diagonally_implicit_tables = load(TableKind::DiagonallyImplicit);
-  return kind == TableKind::Explicit ? explicit_tables : diagonally_implicit_tables;
+  static const Tables symplectic_tables = load(TableKind::Symplectic);
+  switch (kind) {
+    case TableKind::Explicit: return explicit_tables;
+    case TableKind::DiagonallyImplicit: return diagonally_implicit_tables;
+    case TableKind::Symplectic: return symplectic_tables;
+  }
+  return explicit_tables;
+}
+
+/// The list's entry at `index`; throws Error for SPRK where this SUNDIALS has none.
+const ArkodeTable& entry(TableKind kind, std::size_t index) {
+  const std::vector<ArkodeTable>& list = tables(kind).list;
+  if (list.empty()) throw energy_audit::Error(arkode_sprk_problem());
+  return list[index];
 }
 
 }  // namespace
 
+const char* arkode_sprk_problem() {
+  return arkode_has_sprk ? ""
+                         : "arkode-sprk needs SUNDIALS 7 or later (SPRKStep through ARKodeEvolve); found " SUNDIALS_VERSION;
+}
+
+const char* table_kind_name(TableKind kind) {
+  switch (kind) {
+    case TableKind::Explicit: return "ERK";
+    case TableKind::DiagonallyImplicit: return "DIRK";
+    case TableKind::Symplectic: return "SPRK";
+  }
+  return "";
+}
+
 const std::vector<ArkodeTable>& arkode_tables(TableKind kind) { return tables(kind).list; }
 
-const ArkodeTable& default_table(TableKind kind) { return tables(kind).list[tables(kind).default_index]; }
+const ArkodeTable& default_table(TableKind kind) { return entry(kind, tables(kind).default_index); }
 
 const ArkodeTable* find_table(TableKind kind, std::string_view name) {
   for (const ArkodeTable& table : arkode_tables(kind)) {
@@ -188,7 +259,7 @@ std::string relaxable_table_names(TableKind kind) {
 }
 
 const ArkodeTable& relaxation_default_table(TableKind kind) {
-  return tables(kind).list[tables(kind).relaxation_default_index];
+  return entry(kind, tables(kind).relaxation_default_index);
 }
 
 const ArkodeTable* chosen_table(TableKind kind, std::string_view name, bool relax) {

@@ -2,6 +2,9 @@
 
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_erkstep.h>
+#if EA_ARKODE_HAS_SPRK
+#include <arkode/arkode_sprkstep.h>
+#endif
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
@@ -91,12 +94,14 @@ constexpr int fixed_step_newton_iterations = 10;
 /// (naming the ones it can).
 const ArkodeTable& checked_table(const ArkodeOptions& options, bool adaptive) {
   const TableKind kind = table_kind(options.stepper);
-  const char* kind_name = kind == TableKind::Explicit ? "ERK" : "DIRK";
+  const char* kind_name = table_kind_name(kind);
   const ArkodeTable* table = chosen_table(kind, options.table, options.relax);
   if (!table) {
-    throw InvalidArgument(std::string("unknown ") + kind_name + " table " + options.table + " (ARKODE's " +
-                          (kind == TableKind::Explicit ? "explicit" : "diagonally implicit") +
-                          " tables: " + table_names(kind) + ")");
+    const char* family = kind == TableKind::Explicit             ? "explicit tables"
+                         : kind == TableKind::DiagonallyImplicit ? "diagonally implicit tables"
+                                                                 : "SPRK methods";
+    throw InvalidArgument(std::string("unknown ") + kind_name + " table " + options.table + " (ARKODE's " + family +
+                          ": " + table_names(kind) + ")");
   }
   if (adaptive && table->embedded_order == 0) {
     throw InvalidArgument(std::string(kind_name) + " table " + table->name +
@@ -115,6 +120,13 @@ const ArkodeTable& checked_table(const ArkodeOptions& options, bool adaptive) {
 const ArkodeTable& check_options(const ArkodeOptions& options, double t0, double t1) {
   if (options.relax && !arkode_has_relaxation) throw InvalidArgument(arkode_relaxation_problem());
   const bool adaptive = !(options.fixed_step > 0);
+  if (options.stepper == ArkodeStepper::Sprk) {
+    if (!arkode_has_sprk) throw InvalidArgument(arkode_sprk_problem());
+    if (options.relax) throw InvalidArgument("relaxation is for ERKStep and ARKStep, not SPRKStep");
+    if (adaptive && options.fixed_step == 0) {
+      throw InvalidArgument("SPRKStep takes a fixed step (its methods have no error estimate to adapt one)");
+    }
+  }
   if (!(options.fixed_step >= 0) || !std::isfinite(options.fixed_step)) {
     throw InvalidArgument("the fixed step must be finite and > 0 (0: adaptive steps)");
   }
@@ -175,6 +187,29 @@ RelaxationCounters read_relaxation_counters([[maybe_unused]] void* memory, [[may
   return c;
 }
 
+const char* stepper_name(ArkodeStepper stepper) {
+  switch (stepper) {
+    case ArkodeStepper::Erk: return "ERKStep";
+    case ArkodeStepper::Dirk: return "ARKStep";
+    case ArkodeStepper::Sprk: return "SPRKStep";
+  }
+  return "";
+}
+
+void* create_stepper(ArkodeStepper stepper, const ArkodeRhs& rhs, double t0, N_Vector y, SUNContext context) {
+  switch (stepper) {
+    case ArkodeStepper::Erk: return ERKStepCreate(rhs.f, t0, y, context);
+    case ArkodeStepper::Dirk: return ARKStepCreate(nullptr, rhs.f, t0, y, context);
+    case ArkodeStepper::Sprk:
+#if EA_ARKODE_HAS_SPRK
+      return SPRKStepCreate(rhs.kick, rhs.drift, t0, y, context);
+#else
+      return nullptr;  // check_options refuses SPRKStep below SUNDIALS 7
+#endif
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void ArkodeMemoryDeleter::operator()(void* memory) const {
@@ -196,7 +231,7 @@ const char* evolve_name([[maybe_unused]] const ArkodeOptions& options) {
 
 int too_much_work_flag() { return ARK_TOO_MUCH_WORK; }
 
-void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, const ArkodeRhs& rhs,
                CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation) {
   const ArkodeTable& table = check_options(options, t0, t1);
   const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
@@ -205,11 +240,9 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
   solver.y = make_serial_vector(length, context);
   view(solver.y.get()) = y0;
 
-  solver.memory = ArkodeMemory(explicit_stepper ? ERKStepCreate(rhs, t0, solver.y.get(), context)
-                                                : ARKStepCreate(nullptr, rhs, t0, solver.y.get(), context),
+  solver.memory = ArkodeMemory(create_stepper(options.stepper, rhs, t0, solver.y.get(), context),
                                ArkodeMemoryDeleter{options.stepper});
-  if (!solver.memory)
-    throw energy_audit::Error(explicit_stepper ? "ERKStepCreate failed" : "ARKStepCreate failed");
+  if (!solver.memory) throw energy_audit::Error(std::string(stepper_name(options.stepper)) + "Create failed");
   void* memory = solver.memory.get();
   capture_messages(solver, data, explicit_stepper);
   const auto call = [&](int flag, const char* function) {
@@ -218,11 +251,17 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
   CallbackData* callback_data = &data;  // user_data points to the base; problem_of() casts back
   call(EA_ARKODE_CALL(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData, memory, callback_data),
        EA_ARKODE_NAME(ERKStepSetUserData, ARKStepSetUserData, ARKodeSetUserData));
-  if (explicit_stepper) {
-    call(ERKStepSetTableName(memory, table.name.c_str()), "ERKStepSetTableName");
-  } else {  // the implicit table alone: no explicit part
-    call(ARKStepSetTableNum(memory, static_cast<ARKODE_DIRKTableID>(table.id), ARKODE_ERK_NONE),
-         "ARKStepSetTableNum");
+  switch (options.stepper) {
+    case ArkodeStepper::Erk: call(ERKStepSetTableName(memory, table.name.c_str()), "ERKStepSetTableName"); break;
+    case ArkodeStepper::Dirk:  // the implicit table alone: no explicit part
+      call(ARKStepSetTableNum(memory, static_cast<ARKODE_DIRKTableID>(table.id), ARKODE_ERK_NONE),
+           "ARKStepSetTableNum");
+      break;
+    case ArkodeStepper::Sprk:
+#if EA_ARKODE_HAS_SPRK
+      call(SPRKStepSetMethodName(memory, table.name.c_str()), "SPRKStepSetMethodName");
+#endif
+      break;
   }
   if (options.fixed_step > 0) {
     set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
@@ -241,7 +280,7 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
            EA_ARKODE_NAME(ERKStepSetMaxStep, ARKStepSetMaxStep, ARKodeSetMaxStep));
     }
   }
-  if (!explicit_stepper) {  // Newton (ARKStep's default) with a dense linear solver
+  if (options.stepper == ArkodeStepper::Dirk) {  // Newton (ARKStep's default) with a dense linear solver
     solver.jacobian.reset(SUNDenseMatrix(length, length, context));
     solver.linear_solver.reset(SUNLinSol_Dense(solver.y.get(), solver.jacobian.get(), context));
     if (!solver.jacobian || !solver.linear_solver)
@@ -261,7 +300,7 @@ void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double
   if (options.relax) set_relaxation(memory, explicit_stepper, relaxation, data, t0);
 }
 
-void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, const ArkodeRhs& rhs,
                   CallbackData& data, const ArkodeOptions& options) {
   if (const std::string problem = adaptive_interval_problem(t0, t1); !problem.empty()) {
     throw InvalidArgument(problem);
@@ -269,10 +308,18 @@ void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, dou
   const bool explicit_stepper = options.stepper == ArkodeStepper::Erk;
   void* memory = solver.memory.get();
   view(solver.y.get()) = y0;
-  if (explicit_stepper) {
-    check(true, ERKStepReInit(memory, rhs, t0, solver.y.get()), "ERKStepReInit", data, t0);
-  } else {
-    check(false, ARKStepReInit(memory, nullptr, rhs, t0, solver.y.get()), "ARKStepReInit", data, t0);
+  switch (options.stepper) {
+    case ArkodeStepper::Erk:
+      check(true, ERKStepReInit(memory, rhs.f, t0, solver.y.get()), "ERKStepReInit", data, t0);
+      break;
+    case ArkodeStepper::Dirk:
+      check(false, ARKStepReInit(memory, nullptr, rhs.f, t0, solver.y.get()), "ARKStepReInit", data, t0);
+      break;
+    case ArkodeStepper::Sprk:
+#if EA_ARKODE_HAS_SPRK
+      check(false, SPRKStepReInit(memory, rhs.kick, rhs.drift, t0, solver.y.get()), "SPRKStepReInit", data, t0);
+#endif
+      break;
   }
   set_step_and_stop_time(memory, explicit_stepper, t0, t1, data, options);
 }
@@ -320,8 +367,26 @@ SolverCounters read_counters(void* memory, const ArkodeOptions& options) {
   EA_ARKODE_CALL(ERKStepGetNumErrTestFails, ARKStepGetNumErrTestFails, ARKodeGetNumErrTestFails, memory,
                  &c.error_test_failures);
 #if SUNDIALS_VERSION_MAJOR > 7 || (SUNDIALS_VERSION_MAJOR == 7 && SUNDIALS_VERSION_MINOR >= 2)
-  ARKodeGetNumRhsEvals(memory, explicit_stepper ? 0 : 1,
-                       &c.rhs_evaluations);  // ARKStep: fi, the implicit part
+  if (options.stepper == ArkodeStepper::Sprk) {  // kicks and drifts: each one half of the rates
+    long kicks = 0, drifts = 0;
+    ARKodeGetNumRhsEvals(memory, 0, &kicks);
+    ARKodeGetNumRhsEvals(memory, 1, &drifts);
+    c.rhs_evaluations = kicks + drifts;
+  } else {
+    ARKodeGetNumRhsEvals(memory, explicit_stepper ? 0 : 1,
+                         &c.rhs_evaluations);  // ARKStep: fi, the implicit part
+  }
+#elif EA_ARKODE_HAS_SPRK
+  if (options.stepper == ArkodeStepper::Sprk) {
+    long kicks = 0, drifts = 0;
+    SPRKStepGetNumRhsEvals(memory, &kicks, &drifts);
+    c.rhs_evaluations = kicks + drifts;
+  } else if (explicit_stepper) {
+    ERKStepGetNumRhsEvals(memory, &c.rhs_evaluations);
+  } else {
+    long explicit_part = 0;
+    ARKStepGetNumRhsEvals(memory, &explicit_part, &c.rhs_evaluations);
+  }
 #else
   if (explicit_stepper) {
     ERKStepGetNumRhsEvals(memory, &c.rhs_evaluations);
@@ -330,7 +395,7 @@ SolverCounters read_counters(void* memory, const ArkodeOptions& options) {
     ARKStepGetNumRhsEvals(memory, &explicit_part, &c.rhs_evaluations);
   }
 #endif
-  if (!explicit_stepper) {
+  if (options.stepper == ArkodeStepper::Dirk) {
     EA_ARKODE_CALL(ARKStepGetNumNonlinSolvIters, ARKStepGetNumNonlinSolvIters, ARKodeGetNumNonlinSolvIters,
                    memory, &c.nonlinear_iterations);
     EA_ARKODE_CALL(ARKStepGetNumNonlinSolvConvFails, ARKStepGetNumNonlinSolvConvFails,

@@ -38,6 +38,8 @@ struct Method {
   /// Whether it updates velocities and positions apart (a PartitionedSystem): not for the
   /// kinematic models, which have no velocities.
   bool partitioned = false;
+  /// Whether it needs a separable model (separable_model.hpp): SPRKStep's symplectic methods.
+  bool needs_separable_model = false;
   /// Why the method cannot start on [t0, t1], or an empty string when it can (the adaptive
   /// solvers' limits); null: any interval the studies accept.
   std::string (*interval_problem)(double t0, double t1) = nullptr;
@@ -54,7 +56,8 @@ const std::vector<Method>& fixed_step_methods();
 const Method& default_method();
 /// The methods' names, in the list's order.
 std::vector<std::string> method_names(const std::vector<Method>& methods);
-/// The names of the methods of the list that do not adapt their step: compare's default --methods.
+/// The names of the methods of the list that do not adapt their step and run any model (not those
+/// that need a separable model): compare's default --methods.
 std::vector<std::string> fixed_step_method_names(const std::vector<Method>& methods);
 /// The names of the methods of the list with a stability polynomial: those a stability map runs.
 std::vector<std::string> stability_method_names(const std::vector<Method>& methods);

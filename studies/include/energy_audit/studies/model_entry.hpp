@@ -19,6 +19,7 @@
 #include <energy_audit/model_description.hpp>
 #include <energy_audit/multiplier_system.hpp>
 #include <energy_audit/named_forces.hpp>
+#include <energy_audit/separable_model.hpp>
 #include <energy_audit/system_concepts.hpp>
 #include <energy_audit/trajectory_audit.hpp>
 
@@ -59,6 +60,9 @@ struct ModelEntry {
   /// gradient (EnergyGradientModel, energy_gradient.hpp): ARKODE's relaxation takes it in every
   /// form but Maggi's.
   bool has_energy_gradient = false;
+  /// Whether the model declares itself separable (separable_model.hpp): SPRKStep's methods run
+  /// its Lagrange and Hamilton forms.
+  bool separable = false;
 
   /// The model's extra outputs (extra_outputs.hpp), written after the standard columns and in
   /// the JSON record; empty when it has none.
@@ -252,6 +256,7 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   entry.has_equation_error = MultiplierModel<M> && HasEquationError<M>;
   entry.has_phase = detail::HasPiecePhase<M>;
   entry.has_energy_gradient = EnergyGradientModel<M>;
+  entry.separable = is_separable<M>;
   entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
                                    : std::vector<Form>{Form::Lagrange, Form::Hamilton};
   if constexpr (MultiplierModel<M>) {

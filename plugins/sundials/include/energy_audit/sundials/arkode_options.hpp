@@ -9,16 +9,18 @@
 
 namespace energy_audit::sun {
 
-/// ERKStep (explicit Runge–Kutta, a Butcher table by name) or ARKStep with the whole right-hand
+/// ERKStep (explicit Runge–Kutta, a Butcher table by name), ARKStep with the whole right-hand
 /// side implicit (a diagonally implicit Butcher table by name, Newton with a dense linear solver
-/// and a difference-quotient Jacobian).
-enum class ArkodeStepper { Erk, Dirk };
+/// and a difference-quotient Jacobian), or SPRKStep (a symplectic partitioned Runge–Kutta method
+/// by name, at a fixed step, for a separable model: separable_model.hpp; SUNDIALS 7).
+enum class ArkodeStepper { Erk, Dirk, Sprk };
 
 /// The kind of Butcher table `stepper` takes (butcher_tables.hpp).
 constexpr TableKind table_kind(ArkodeStepper stepper) {
   switch (stepper) {
     case ArkodeStepper::Erk: return TableKind::Explicit;
     case ArkodeStepper::Dirk: return TableKind::DiagonallyImplicit;
+    case ArkodeStepper::Sprk: return TableKind::Symplectic;
   }
   return TableKind::Explicit;
 }
@@ -32,7 +34,7 @@ struct ArkodeOptions {
   double rtol = 1e-8;
   double atol = 1e-10;
   /// > 0: every step this long (ARKODE's fixed-step mode, the tolerances unused), the last one
-  /// cut to end at t1 or at a breakpoint; 0: adaptive steps.
+  /// cut to end at t1 or at a breakpoint; 0: adaptive steps (SPRKStep has none: it needs a step).
   double fixed_step = 0;
   long max_steps = 100000;  ///< internal steps for the whole run (ARKODE is stepped one step at a time)
   double initial_step = 0;  ///< adaptive steps: 0 for ARKODE's estimate

@@ -1,9 +1,10 @@
 #pragma once
 /// \file
 /// ARKODE's Butcher tables by name, as the SUNDIALS found has them: ERKStep's explicit tables
-/// ("ARKODE_DORMAND_PRINCE_7_4_5") and ARKStep's diagonally implicit ones
-/// ("ARKODE_TRBDF2_3_3_2"), each with the order, the embedded order and the smallest weight b_i
-/// that ARKODE's loaded table has. Each stepper's default of order 4: ERKSTEP_DEFAULT_4
+/// ("ARKODE_DORMAND_PRINCE_7_4_5"), ARKStep's diagonally implicit ones ("ARKODE_TRBDF2_3_3_2")
+/// and, from SUNDIALS 7, SPRKStep's symplectic partitioned methods ("ARKODE_SPRK_MCLACHLAN_4_4",
+/// its default), each with the order, the embedded order and the smallest weight b_i that
+/// ARKODE's loaded table has (an SPRK method has no embedded method and no weights b_i). Each stepper's default of order 4: ERKSTEP_DEFAULT_4
 /// (ARKODE_ZONNEVELD_5_3_4 in SUNDIALS 6, ARKODE_SOFRONIOU_SPALETTA_5_3_4 in SUNDIALS 7) and
 /// ARKSTEP_DEFAULT_DIRK_4 (ARKODE_SDIRK_5_3_4 in SUNDIALS 6, ARKODE_ESDIRK436L2SA_6_3_4 in
 /// SUNDIALS 7).
@@ -14,14 +15,26 @@
 /// embedded order, then ARKODE's numbering): ERKStep's default qualifies; every DIRK table of
 /// order 3 or more has a negative weight, and the relaxation default is of order 2.
 
+#include <sundials/sundials_config.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace energy_audit::sun {
 
-/// Which of ARKODE's table families: ERKStep's explicit or ARKStep's diagonally implicit.
-enum class TableKind { Explicit, DiagonallyImplicit };
+/// Which of ARKODE's table families: ERKStep's explicit, ARKStep's diagonally implicit, or
+/// SPRKStep's symplectic partitioned methods (none below SUNDIALS 7: arkode_has_sprk).
+enum class TableKind { Explicit, DiagonallyImplicit, Symplectic };
+
+/// Whether the ARKODE found offers SPRKStep through ARKODE's own functions (SUNDIALS 7): what
+/// arkode-sprk needs (SPRKStep's 6.6–6.x interface of its own is not used).
+#define EA_ARKODE_HAS_SPRK (SUNDIALS_VERSION_MAJOR >= 7)
+inline constexpr bool arkode_has_sprk = EA_ARKODE_HAS_SPRK;
+/// Why SPRK methods cannot be had with the SUNDIALS found; empty where they can.
+const char* arkode_sprk_problem();
+/// "ERK", "DIRK" or "SPRK", for messages.
+const char* table_kind_name(TableKind kind);
 
 struct ArkodeTable {
   std::string name;           ///< ARKODE's name of the table
@@ -34,7 +47,7 @@ struct ArkodeTable {
 
 /// The tables of `kind` of the SUNDIALS found, in ARKODE's numbering.
 const std::vector<ArkodeTable>& arkode_tables(TableKind kind);
-/// The stepper's default table of order 4.
+/// The stepper's default table of order 4 (throws Error for SPRK where arkode_has_sprk is false).
 const ArkodeTable& default_table(TableKind kind);
 /// The table of `kind` called `name`, or nullptr when the SUNDIALS found has none of that name.
 const ArkodeTable* find_table(TableKind kind, std::string_view name);

@@ -15,13 +15,24 @@
 /// stages estimate from the same right-hand side, so it conserves H for any right-hand side that
 /// conserves it, right or wrong: the audit's equation check and Z from the independent powers are
 /// what can still find a wrong one (docs/mathematics.md, relaxation).
+///
+/// SPRKStep (ArkodeStepper::Sprk, SUNDIALS 7, a fixed step) integrates a separable model's
+/// Lagrange or Hamilton form (SeparableSystem, separable_model.hpp) as a composition of drifts and
+/// kicks: SPRKStep's f1 is the kick [0, w', 0], at the time the last drift reached, and its f2 the
+/// drift [q', 0, mean Ż], with q' = v from w alone and the mean of Ż over the straight path the
+/// drift takes from that time on, by Gauss–Legendre quadrature of ⌈order/2⌉ nodes. Time and Z
+/// thus move with the drift, whose flow is found exactly (to the quadrature's O(h^(order+1))),
+/// so that C = H + Z is integrated to the method's order along its own trajectory
+/// (docs/mathematics.md, symplectic methods).
 
 #include <arkode/arkode.h>
 #include <nvector/nvector_serial.h>
 
 #include <energy_audit/all_finite.hpp>
 #include <energy_audit/error.hpp>
+#include <energy_audit/gauss_legendre.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/separable_model.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/system_concepts.hpp>
 #include <energy_audit/types.hpp>
@@ -68,6 +79,11 @@ struct ArkodeProblem : CallbackData {
   const System& system;
   bool implicit;
   Vector gradient;  ///< where the relaxation's energy callback puts the gradient it does not need
+  /// SPRKStep: the time the last drift reached (the kicks' time), the Gauss–Legendre rule of the
+  /// drifts' mean Ż, and a state on a drift's path.
+  double drift_time = 0;
+  QuadratureRule energy_flow_rule{};
+  Vector drift_state{};
   ArkodeProblem(const System& s, bool implicit_stepper) : system(s), implicit(implicit_stepper) {}
 };
 
@@ -82,6 +98,53 @@ int arkode_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
     const Eigen::Map<Vector> rates = view(ydot);
     problem.system(view(y), rates, t);
     return problem.implicit && !all_finite(rates) ? 1 : 0;
+  });
+}
+
+/// SPRKStep's f1 for a separable system: the kick [0, w'(q, t), 0] at the time the last drift
+/// reached (SPRKStep's own t is that of the momenta, not of q).
+template <SeparableSystem System>
+int arkode_kick(sunrealtype, N_Vector y_vector, N_Vector ydot, void* user_data) {
+  auto& problem = problem_of<ArkodeProblem<System>>(user_data);
+  return problem.guard.run([&] {
+    const System& system = problem.system;
+    const Eigen::Map<Vector> y = view(y_vector);
+    Eigen::Map<Vector> rates = view(ydot);
+    const int n = system.dofs(), half = system.second_half_size();
+    rates.setZero();
+    double z_dot = 0;  // the drift carries Z
+    system.rates_of_w(y.head(n), y.segment(n, half), problem.drift_time, rates.segment(n, half), z_dot);
+    return 0;
+  });
+}
+
+/// SPRKStep's f2 for a separable system: the drift [q'(w), 0, mean Ż] from the time the last
+/// drift reached to t, the mean of Ż along the straight path q + s q' by the problem's
+/// Gauss–Legendre rule.
+template <SeparableSystem System>
+int arkode_drift(sunrealtype t, N_Vector y_vector, N_Vector ydot, void* user_data) {
+  auto& problem = problem_of<ArkodeProblem<System>>(user_data);
+  return problem.guard.run([&] {
+    const System& system = problem.system;
+    const Eigen::Map<Vector> y = view(y_vector);
+    Eigen::Map<Vector> rates = view(ydot);
+    const int n = system.dofs(), half = system.second_half_size();
+    const double start = problem.drift_time, length = t - start;
+    rates.setZero();
+    system.rates_of_q(y.head(n), y.segment(n, half), start, rates.head(n));
+    if (system.carries_energy_flow()) {
+      Vector& on_path = problem.drift_state;
+      on_path = y;
+      double mean = 0;
+      for (std::size_t k = 0; k < problem.energy_flow_rule.nodes.size(); ++k) {
+        const double s = problem.energy_flow_rule.nodes[k] * length;
+        on_path.head(n) = y.head(n) + s * rates.head(n);
+        mean += problem.energy_flow_rule.weights[k] * system.energy_flow_rate(on_path, start + s);
+      }
+      rates[n + half] = mean;
+    }
+    problem.drift_time = t;
+    return 0;
   });
 }
 
@@ -159,16 +222,42 @@ struct ArkodeSolver {
   ArkodeMemory memory;  // declared last: freed first
 };
 
-/// Creates and configures ERKStep or ARKStep (options.stepper) for `data`'s problem at (y0, t0),
-/// up to the stop time t1, relaxed with `relaxation` when options.relax. Throws InvalidArgument
-/// for options it refuses (an unknown table, a table without an embedded method for adaptive
-/// steps, with relaxation a table of order 1 or with a negative weight, tolerances or a step not
-/// > 0).
-void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+/// The right-hand side ARKODE takes: `f` for ERKStep and ARKStep, the kick (f1) and the drift
+/// (f2) for SPRKStep.
+struct ArkodeRhs {
+  ARKRhsFn f = nullptr;
+  ARKRhsFn kick = nullptr;
+  ARKRhsFn drift = nullptr;
+};
+
+/// The right-hand side of `System` for options.stepper; throws InvalidArgument for SPRKStep and
+/// a system that is not a separable model's Lagrange or Hamilton form (or one whose declaration
+/// its T or f contradict: check_separable).
+template <class System>
+ArkodeRhs arkode_rhs_of(const System& system, const ArkodeOptions& options) {
+  if (options.stepper != ArkodeStepper::Sprk) return {arkode_rhs<System>, nullptr, nullptr};
+  if (!arkode_has_sprk) throw InvalidArgument(arkode_sprk_problem());
+  if constexpr (SeparableSystem<System>) {
+    check_separable(system.model());
+    return {nullptr, arkode_kick<System>, arkode_drift<System>};
+  } else {
+    (void)system;
+    throw InvalidArgument(
+        "SPRKStep needs a separable model (T of the velocities alone with a constant mass matrix, forces "
+        "free of the velocities, declared separable) in Lagrange's or Hamilton's form");
+  }
+}
+
+/// Creates and configures ERKStep, ARKStep or SPRKStep (options.stepper) for `data`'s problem at
+/// (y0, t0), up to the stop time t1, relaxed with `relaxation` when options.relax. Throws
+/// InvalidArgument for options it refuses (an unknown table, a table without an embedded method
+/// for adaptive steps, with relaxation a table of order 1 or with a negative weight, tolerances or
+/// a step not > 0, SPRKStep without a fixed step, below SUNDIALS 7 or relaxed).
+void configure(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, const ArkodeRhs& rhs,
                CallbackData& data, const ArkodeOptions& options, const RelaxationFunctions& relaxation = {});
 /// Starts the configured solver again at (y0, t0), up to the stop time t1 (ERKStepReInit,
-/// ARKStepReInit): its options and linear solver stay, the counters start from 0.
-void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, ARKRhsFn rhs,
+/// ARKStepReInit, SPRKStepReInit): its options and linear solver stay, the counters start from 0.
+void reinitialize(ArkodeSolver& solver, const ConstVectorRef& y0, double t0, double t1, const ArkodeRhs& rhs,
                   CallbackData& data, const ArkodeOptions& options);
 /// One accepted internal step towards the stop time tout (ARK_ONE_STEP); the new state is in
 /// solver.y, its time in t. Returns ARKODE's flag; throws SolverError if the step cannot be set.
@@ -195,7 +284,8 @@ int too_much_work_flag();
 /// failure, InvalidArgument for options or an interval it refuses, and rethrows an exception from
 /// the system after ARKODE has returned (both failures end as RunEnd::Error); `result` then keeps
 /// the counts up to the failure. With options.relax the system must be an EnergyGradientSystem
-/// and SUNDIALS at least 6.6 (InvalidArgument otherwise, before ARKODE starts).
+/// and SUNDIALS at least 6.6 (InvalidArgument otherwise, before ARKODE starts). SPRKStep
+/// (ArkodeStepper::Sprk) needs a SeparableSystem, a fixed step and SUNDIALS 7.
 template <FirstOrderSystem System, class Observer>
 requires StateObserver<std::remove_reference_t<Observer>>
 void integrate_arkode(ArkodeResult& result, const System& system, Vector& y, double t0, double t1,
@@ -205,19 +295,25 @@ void integrate_arkode(ArkodeResult& result, const System& system, Vector& y, dou
   if (y.size() != system.size()) throw InvalidArgument("state size does not match the system");
   detail::ArkodeProblem<System> problem(system, options.stepper == ArkodeStepper::Dirk);
   const detail::RelaxationFunctions relaxation = detail::relaxation_functions(system, y, options);
+  const detail::ArkodeRhs rhs = detail::arkode_rhs_of(system, options);
+  if (options.stepper == ArkodeStepper::Sprk) {  // ⌈order/2⌉ nodes: the drifts' Z to the method's order
+    const ArkodeTable* table = chosen_table(TableKind::Symplectic, options.table, false);
+    problem.energy_flow_rule = gauss_legendre(table ? (table->order + 1) / 2 : 1);  // unknown: configure refuses it
+  }
   // One run of ARKODE per piece between breakpoints, restarted with *ReInit.
   SolverPieces pieces(t0, t1, options.breakpoints);
   detail::ArkodeSolver solver;
   long steps = 0;
   double t = t0;
   const auto start = [&] {
-    detail::configure(solver, y, t0, pieces.end(), detail::arkode_rhs<System>, problem, options, relaxation);
+    detail::configure(solver, y, t0, pieces.end(), rhs, problem, options, relaxation);
   };
   const auto take_piece_step = [&] {
     if (pieces.finished_piece_at(t)) {  // a breakpoint: start again from the state reached
       pieces.begin_next_piece(detail::read_counters(solver.memory.get(), options));
-      detail::reinitialize(solver, y, t, pieces.end(), detail::arkode_rhs<System>, problem, options);
+      detail::reinitialize(solver, y, t, pieces.end(), rhs, problem, options);
     }
+    problem.drift_time = t;  // SPRKStep: the step's first kick is at the time of its state
     if (steps >= options.max_steps) {
       detail::fail(solver, detail::too_much_work_flag(), detail::evolve_name(options), problem, options);
     }

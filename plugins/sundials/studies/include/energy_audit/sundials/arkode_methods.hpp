@@ -3,7 +3,9 @@
 /// ARKODE as a method family of the studies (energy_audit/studies/method_family.hpp):
 /// arkode-erk (ERKStep, an explicit Butcher table by name) and arkode-dirk (ARKStep, a diagonally
 /// implicit table by name), run by integrate_arkode. Both are adaptive, and run at a fixed step in the variant
-/// at_fixed_step gives. Needs EnergyAudit::arkode besides EnergyAudit::studies_sundials.
+/// at_fixed_step gives. With SUNDIALS 7, arkode-sprk (SPRKStep, a symplectic partitioned method by
+/// name) at a fixed step, for separable models (separable_model.hpp). Needs EnergyAudit::arkode
+/// besides EnergyAudit::studies_sundials.
 
 #include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/stop_request.hpp>
@@ -36,7 +38,7 @@ struct ArkodeMethods {
         method.interval_problem = adaptive_interval_problem;
         return method;
       };
-      return std::vector<studies::Method>{
+      std::vector<studies::Method> family{
           adaptive("arkode-erk",
                    "ARKODE ERKStep, explicit Runge-Kutta, a Butcher table by name (--table, default " +
                        default_table(TableKind::Explicit).name + "); adaptive, or at a fixed step with --step",
@@ -46,6 +48,19 @@ struct ArkodeMethods {
                        default_table(TableKind::DiagonallyImplicit).name +
                        "), Newton with a dense linear solver; adaptive, or at a fixed step with --step",
                    1)};
+      if (arkode_has_sprk) {
+        const ArkodeTable& sprk_default = default_table(TableKind::Symplectic);
+        studies::Method sprk{"arkode-sprk",
+                             "ARKODE SPRKStep, symplectic partitioned Runge-Kutta, a method by name (--table, "
+                             "default " +
+                                 sprk_default.name + "), at a fixed step (--step); separable models only",
+                             name, 2};
+        sprk.order = sprk_default.order;
+        sprk.partitioned = true;
+        sprk.needs_separable_model = true;
+        family.push_back(std::move(sprk));
+      }
+      return family;
     }();
     return list;
   }
@@ -55,7 +70,11 @@ struct ArkodeMethods {
     if (!studies::belongs_to<ArkodeMethods>(method)) {
       throw std::invalid_argument(method.name + " is not an ARKODE method");
     }
-    return method.variant == 0 ? ArkodeStepper::Erk : ArkodeStepper::Dirk;
+    switch (method.variant) {
+      case 0: return ArkodeStepper::Erk;
+      case 1: return ArkodeStepper::Dirk;
+      default: return ArkodeStepper::Sprk;
+    }
   }
 
   /// Refuses a table (`option`, by ARKODE's name) for a method other than arkode-erk and
@@ -66,16 +85,16 @@ struct ArkodeMethods {
                           const std::string& option) {
     if (table.empty()) return;
     if (!studies::belongs_to<ArkodeMethods>(method)) {
-      throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, not to " + method.name);
+      throw studies::SettingsError(option + ": applies to arkode-erk, arkode-dirk and arkode-sprk only, not to " + method.name);
     }
     const TableKind kind = table_kind(stepper(method));
     const ArkodeTable* found = find_table(kind, table);
     if (!found) {
-      const bool explicit_kind = kind == TableKind::Explicit;
-      throw studies::SettingsError(option + ": unknown " + (explicit_kind ? "ERK" : "DIRK") + " table '" + table +
-                                   "' for " + method.name + " (ARKODE's " +
-                                   (explicit_kind ? "explicit" : "diagonally implicit") +
-                                   " tables: " + table_names(kind) + ")");
+      const char* family = kind == TableKind::Explicit             ? "explicit tables"
+                           : kind == TableKind::DiagonallyImplicit ? "diagonally implicit tables"
+                                                                   : "SPRK methods";
+      throw studies::SettingsError(option + ": unknown " + table_kind_name(kind) + " table '" + table + "' for " +
+                                   method.name + " (ARKODE's " + family + ": " + table_names(kind) + ")");
     }
     if (adaptive && found->embedded_order == 0) {
       throw studies::SettingsError(
@@ -90,7 +109,7 @@ struct ArkodeMethods {
   static void check_relax(const studies::Method& method, const std::string& table, const std::string& option,
                           const std::string& table_option = "--table") {
     if (!arkode_has_relaxation) throw studies::SettingsError(option + ": " + arkode_relaxation_problem());
-    if (!studies::belongs_to<ArkodeMethods>(method)) {
+    if (!studies::belongs_to<ArkodeMethods>(method) || stepper(method) == ArkodeStepper::Sprk) {
       throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, not to " + method.name);
     }
     const TableKind kind = table_kind(stepper(method));
@@ -103,7 +122,8 @@ struct ArkodeMethods {
   }
 
   /// `method` at a fixed step: not adaptive, of the order of the table it takes (`table`, empty
-  /// for the stepper's default, or with `relax` the relaxation default).
+  /// for the stepper's default, or with `relax` the relaxation default). arkode-sprk always takes
+  /// a fixed step: it gets the order of its method.
   static studies::Method at_fixed_step(studies::Method method, const std::string& table, bool relax = false) {
     method.chooses_steps = false;
     if (const ArkodeTable* chosen = chosen_table(table_kind(stepper(method)), table, relax)) {
