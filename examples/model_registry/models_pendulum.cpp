@@ -10,8 +10,10 @@ using namespace energy_audit::studies;
 
 std::vector<ModelEntry> pendulum_entries() {
   return {
-      make_entry<Pendulum, ExampleMethodFamilies>("pendulum", "driven pendulum, torque A cos(omega t) at the pivot (separable)"),
-      make_entry<PendulumWrong, ExampleMethodFamilies>("pendulum-wrong", "driven pendulum with the drive's sign flipped in its accelerations"),
+      make_entry<Pendulum, ExampleMethodFamilies>(
+          "pendulum", "driven pendulum, torque A cos(omega t) at the pivot (separable)"),
+      make_entry<PendulumWrong, ExampleMethodFamilies>(
+          "pendulum-wrong", "driven pendulum with the drive's sign flipped in its accelerations"),
   };
 }
 

@@ -8,18 +8,17 @@
 
 #include <array>
 #include <cmath>
-#include <string_view>
-
 #include <energy_audit/model_description.hpp>
+#include <string_view>
 
 namespace energy_audit::examples {
 
 struct PendulumParameters {
-  double m = 1.0;       // bob mass [kg]
-  double l = 1.0;       // rod length [m]
-  double g = 9.81;      // gravity [m/s^2]
-  double A = 0.5;       // drive torque amplitude [N m]
-  double omega = 2.0;   // drive angular frequency [rad/s]
+  double m = 1.0;            // bob mass [kg]
+  double l = 1.0;            // rod length [m]
+  double g = 9.81;           // gravity [m/s^2]
+  double A = 0.5;            // drive torque amplitude [N m]
+  double omega = 2.0;        // drive angular frequency [rad/s]
   double theta_0 = 1.0;      // initial angle from the downward vertical [rad]
   double theta_dot_0 = 0.0;  // initial angular velocity [rad/s]
 
@@ -54,7 +53,9 @@ struct Pendulum : PendulumParameters {
 
   static constexpr std::array<std::string_view, dofs> coordinate_names() { return {"theta"}; }
 
-  InitialState<dofs> initial_state() const { return {Coordinates<double>{theta_0}, Coordinates<double>{theta_dot_0}}; }
+  InitialState<dofs> initial_state() const {
+    return {Coordinates<double>{theta_0}, Coordinates<double>{theta_dot_0}};
+  }
 
   /// T [J].
   template <class S>
@@ -89,8 +90,10 @@ struct Pendulum : PendulumParameters {
   }
 
  protected:
-  Coordinates<double> accelerations_with_drive_sign(const Coordinates<double>& q, double t, double drive_sign) const {
-    return Coordinates<double>{(drive_sign * A * std::cos(omega * t) - m * g * l * std::sin(q[0])) / (m * l * l)};
+  Coordinates<double> accelerations_with_drive_sign(const Coordinates<double>& q, double t,
+                                                    double drive_sign) const {
+    return Coordinates<double>{(drive_sign * A * std::cos(omega * t) - m * g * l * std::sin(q[0])) /
+                               (m * l * l)};
   }
 };
 

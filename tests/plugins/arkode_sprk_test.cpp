@@ -4,6 +4,8 @@
 //   - The state converges at the method's order against CVODES at rtol 1e-12 (McLachlan's
 //     order-4 default, the leapfrog of order 2), in Hamilton's and in Lagrange's form, and δ_C
 //     falls at the same order: Z moves with the drifts, exactly to the quadrature's order.
+//   - The observer sees t0 and every step, in order; a breakpoint on a step restarts SPRKStep
+//     (SPRKStepReInit) and the run takes the same motion.
 //   - Over a long run δ_C stays bounded where ERKStep's fixed step of the same order and cost
 //     drifts further.
 //   - The wrong twin (the drive's sign flipped in its hand-derived accelerations) stays as smooth
@@ -13,11 +15,8 @@
 // Below SUNDIALS 7, SPRKStep is refused naming 7. On any SUNDIALS: a separable declaration that
 // its T or f contradicts is refused naming which, and the drifts' Gauss–Legendre rules are exact
 // to their degree.
-#include <cmath>
-#include <string>
-
 #include <boost/test/unit_test.hpp>
-
+#include <cmath>
 #include <energy_audit/audit.hpp>
 #include <energy_audit/gauss_legendre.hpp>
 #include <energy_audit/hamilton_system.hpp>
@@ -26,6 +25,9 @@
 #include <energy_audit/sundials/butcher_tables.hpp>
 #include <energy_audit/sundials/integrate_arkode.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "crane.hpp"
 #include "pendulum.hpp"
@@ -35,7 +37,6 @@ namespace sun = energy_audit::sun;
 using energy_audit::examples::Crane;
 using energy_audit::examples::Pendulum;
 using energy_audit::examples::PendulumWrong;
-
 
 namespace {
 
@@ -84,13 +85,15 @@ BOOST_AUTO_TEST_CASE(a_gauss_legendre_rule_of_k_nodes_is_exact_to_degree_2k_minu
     BOOST_TEST(rule.nodes.size() == static_cast<std::size_t>(k));
     const auto mean_of_power = [&](int power) {
       double mean = 0;
-      for (std::size_t i = 0; i < rule.nodes.size(); ++i) mean += rule.weights[i] * std::pow(rule.nodes[i], power);
+      for (std::size_t i = 0; i < rule.nodes.size(); ++i)
+        mean += rule.weights[i] * std::pow(rule.nodes[i], power);
       return mean;
     };
     for (int power = 0; power <= 2 * k - 1; ++power) {  // the mean of x^p over [0, 1] is 1/(p + 1)
       BOOST_TEST(std::abs(mean_of_power(power) - 1.0 / (power + 1)) < 1e-15, "k " << k << ", x^" << power);
     }
-    BOOST_TEST(std::abs(mean_of_power(2 * k) - 1.0 / (2 * k + 1)) > 1e-12, "k " << k << " is not exact for x^2k");
+    BOOST_TEST(std::abs(mean_of_power(2 * k) - 1.0 / (2 * k + 1)) > 1e-12,
+               "k " << k << " is not exact for x^2k");
   }
   BOOST_CHECK_THROW(ea::gauss_legendre(0), ea::InvalidArgument);
 }
@@ -197,9 +200,10 @@ void converges_at_the_methods_order(const System& system, const std::string& tab
   const SprkRun coarse = arkode_run(system, t1, h, table), fine = arkode_run(system, t1, h / 2, table);
   const double state_order = std::log2(motion_error(coarse.y, exact) / motion_error(fine.y, exact));
   const double drift_order = std::log2(coarse.delta_c / fine.delta_c);
-  BOOST_TEST_MESSAGE(table << ": observed order of the state " << state_order << ", of delta_C " << drift_order
-                           << " (errors " << motion_error(coarse.y, exact) << ", " << motion_error(fine.y, exact)
-                           << "; delta_C " << coarse.delta_c << ", " << fine.delta_c << ")");
+  BOOST_TEST_MESSAGE(table << ": observed order of the state " << state_order << ", of delta_C "
+                           << drift_order << " (errors " << motion_error(coarse.y, exact) << ", "
+                           << motion_error(fine.y, exact) << "; delta_C " << coarse.delta_c << ", "
+                           << fine.delta_c << ")");
   BOOST_TEST(std::abs(state_order - order) < 0.3);
   BOOST_TEST(drift_order > order - 0.3);
   BOOST_CHECK(fine.verdict == ea::Verdict::Pass);
@@ -227,13 +231,59 @@ BOOST_AUTO_TEST_CASE(counts_its_steps_kicks_and_drifts) {
   BOOST_TEST(run.counters.rhs_evaluations == 8 * run.counters.steps);
 }
 
+namespace {
+
+/// The times the observer is shown, and how the run was begun and ended.
+struct Recorder {
+  std::vector<double> times;
+  int begun = 0, ended = 0;
+  ea::RunEnd end = ea::RunEnd::Error;
+  void begin_run(double, double) { ++begun; }
+  void end_run(ea::RunEnd e, double) {
+    ++ended;
+    end = e;
+  }
+  void operator()(const ea::ConstVectorRef&, double t) { times.push_back(t); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_observer_sees_t0_and_every_step_and_a_breakpoint_restarts_the_same_motion) {
+  const ea::HamiltonSystem<Pendulum> system{Pendulum{}};
+  const auto run = [&](std::vector<double> breakpoints, Recorder& recorder) {
+    ea::Vector y = start(system);
+    sun::ArkodeOptions o;
+    o.stepper = sun::ArkodeStepper::Sprk;
+    o.fixed_step = 0.01;
+    o.breakpoints = std::move(breakpoints);
+    const sun::ArkodeResult r = sun::integrate_arkode(system, y, 0.0, 1.0, recorder, o);
+    BOOST_CHECK(r.end == ea::RunEnd::Finished);
+    BOOST_TEST(r.counters.steps == 100);  // both pieces' steps
+    return y;
+  };
+  Recorder plain, restarted;
+  const ea::Vector y_plain = run({}, plain), y_restarted = run({0.5}, restarted);
+  BOOST_TEST(plain.begun == 1);
+  BOOST_TEST(plain.ended == 1);
+  BOOST_CHECK(plain.end == ea::RunEnd::Finished);
+  BOOST_TEST_REQUIRE(plain.times.size() == 101u);
+  for (std::size_t i = 0; i < plain.times.size(); ++i)
+    BOOST_TEST(std::abs(plain.times[i] - 0.01 * static_cast<double>(i)) < 1e-12);
+  BOOST_TEST(restarted.begun == 1);  // one run for the observer
+  BOOST_TEST(restarted.times.size() == 101u);
+  // The breakpoint falls on a step: SPRKStep restarted there takes the same steps, the kicks at
+  // the times of their drifts as before.
+  BOOST_TEST((y_restarted - y_plain).norm() < 1e-13);
+}
+
 BOOST_AUTO_TEST_CASE(over_a_long_run_delta_c_stays_bounded_where_erk_drifts) {
   // 200 s (about 100 periods) at h = 0.05: the order-4 SPRK against ERKStep's order-4 default at
   // the same step.
   const ea::HamiltonSystem<Pendulum> system{Pendulum{}};
   const SprkRun symplectic = arkode_run(system, 200.0, 0.05);
   const SprkRun erk = arkode_run(system, 200.0, 0.05, "", sun::ArkodeStepper::Erk);
-  BOOST_TEST_MESSAGE("delta_C over 200 s at h = 0.05: SPRK " << symplectic.delta_c << ", ERK " << erk.delta_c);
+  BOOST_TEST_MESSAGE("delta_C over 200 s at h = 0.05: SPRK " << symplectic.delta_c << ", ERK "
+                                                             << erk.delta_c);
   BOOST_TEST(symplectic.delta_c < 1e-4);
   BOOST_TEST(erk.delta_c > 10 * symplectic.delta_c);
 }
@@ -243,8 +293,8 @@ BOOST_AUTO_TEST_CASE(the_wrong_twin_runs_smoothly_and_fails_the_audit) {
   const ea::LagrangeSystem<Pendulum> right{Pendulum{}, ea::AccelerationSource::Hand};
   const SprkRun wrong_run = arkode_run(wrong, 10.0, 0.01), right_run = arkode_run(right, 10.0, 0.01);
   BOOST_TEST_MESSAGE("delta_C right " << right_run.delta_c << ", wrong " << wrong_run.delta_c
-                                      << "; equation residual right " << right_run.equation_residual << ", wrong "
-                                      << wrong_run.equation_residual);
+                                      << "; equation residual right " << right_run.equation_residual
+                                      << ", wrong " << wrong_run.equation_residual);
   BOOST_TEST(std::isfinite(wrong_run.y[0]));
   BOOST_TEST(wrong_run.delta_c > 1e-2);
   BOOST_TEST(wrong_run.equation_residual > 1e-2);
@@ -252,7 +302,6 @@ BOOST_AUTO_TEST_CASE(the_wrong_twin_runs_smoothly_and_fails_the_audit) {
   BOOST_TEST(right_run.delta_c < 1e-8);
   BOOST_CHECK(right_run.verdict == ea::Verdict::Pass);
 }
-
 
 BOOST_AUTO_TEST_CASE(refuses_what_it_cannot_integrate_naming_why) {
   const ea::HamiltonSystem<Pendulum> pendulum{Pendulum{}};

@@ -28,7 +28,9 @@ namespace energy_audit {
 
 /// True when the model declares `static constexpr bool separable = true`.
 template <class M>
-inline constexpr bool is_separable = requires { requires M::separable; };
+inline constexpr bool is_separable = requires {
+  requires M::separable;
+};
 
 namespace detail {
 template <class S>
@@ -53,7 +55,8 @@ void check_separable(const M& model) {
   if constexpr (is_separable<M>) {
     constexpr int n = M::dofs;
     using Coordinates = VectorN<double, n>;
-    const Coordinates q1 = Coordinates::LinSpaced(0.1, 0.1 * n), q2 = Coordinates::LinSpaced(-0.7, 0.4 - 0.2 * n);
+    const Coordinates q1 = Coordinates::LinSpaced(0.1, 0.1 * n),
+                      q2 = Coordinates::LinSpaced(-0.7, 0.4 - 0.2 * n);
     const Coordinates v1 = Coordinates::LinSpaced(0.7, 0.7 + 0.3 * n), v2 = Coordinates::LinSpaced(-1.3, 0.5);
     const double t1 = 0.37, t2 = 1.91;
     const double T = model.kinetic_energy(q1, v1, t1);

@@ -4,10 +4,10 @@
 /// ("ARKODE_DORMAND_PRINCE_7_4_5"), ARKStep's diagonally implicit ones ("ARKODE_TRBDF2_3_3_2")
 /// and, from SUNDIALS 7, SPRKStep's symplectic partitioned methods ("ARKODE_SPRK_MCLACHLAN_4_4",
 /// its default), each with the order, the embedded order and the smallest weight b_i that
-/// ARKODE's loaded table has (an SPRK method has no embedded method and no weights b_i). Each stepper's default of order 4: ERKSTEP_DEFAULT_4
-/// (ARKODE_ZONNEVELD_5_3_4 in SUNDIALS 6, ARKODE_SOFRONIOU_SPALETTA_5_3_4 in SUNDIALS 7) and
-/// ARKSTEP_DEFAULT_DIRK_4 (ARKODE_SDIRK_5_3_4 in SUNDIALS 6, ARKODE_ESDIRK436L2SA_6_3_4 in
-/// SUNDIALS 7).
+/// ARKODE's loaded table has (an SPRK method has no embedded method and no weights b_i). Each
+/// stepper's default of order 4: ERKSTEP_DEFAULT_4 (ARKODE_ZONNEVELD_5_3_4 in SUNDIALS 6,
+/// ARKODE_SOFRONIOU_SPALETTA_5_3_4 in SUNDIALS 7), ARKSTEP_DEFAULT_DIRK_4 (ARKODE_SDIRK_5_3_4 in
+/// SUNDIALS 6, ARKODE_ESDIRK436L2SA_6_3_4 in SUNDIALS 7) and SPRKSTEP_DEFAULT_4.
 ///
 /// Relaxation (ARKODE from 6.6) takes a table of order >= 2 whose weights b_i are all >= 0.
 /// The relaxation default of a kind is its stepper's default where that one qualifies, else the
