@@ -223,12 +223,14 @@ BOOST_AUTO_TEST_CASE(the_state_and_delta_c_converge_at_the_methods_order) {
   converges_at_the_methods_order(lagrange, "ARKODE_SPRK_LEAPFROG_2_2", 2, 0.01);
 }
 
-BOOST_AUTO_TEST_CASE(counts_its_steps_kicks_and_drifts) {
+BOOST_AUTO_TEST_CASE(counts_its_steps_kicks_drifts_and_the_drifts_evaluations_of_z) {
   const ea::HamiltonSystem<Pendulum> system{Pendulum{}};
   const SprkRun run = arkode_run(system, 1.0, 0.01);
   BOOST_TEST(run.counters.steps == 100);
   // McLachlan's order-4 method: 4 stages, each a kick and a drift.
   BOOST_TEST(run.counters.rhs_evaluations == 8 * run.counters.steps);
+  // Ż at 2 Gauss–Legendre nodes (⌈4/2⌉) in each of the 4 drifts of a step.
+  BOOST_TEST(run.counters.quadrature_rhs_evaluations == 8 * run.counters.steps);
 }
 
 namespace {

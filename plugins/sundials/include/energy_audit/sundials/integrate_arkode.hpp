@@ -80,10 +80,12 @@ struct ArkodeProblem : CallbackData {
   bool implicit;
   Vector gradient;  ///< where the relaxation's energy callback puts the gradient it does not need
   /// SPRKStep: the time the last drift reached (the kicks' time), the Gauss–Legendre rule of the
-  /// drifts' mean Ż, and a state on a drift's path.
+  /// drifts' mean Ż, a state on a drift's path, and the evaluations of Ż the drifts made
+  /// (counted as quadrature right-hand sides).
   double drift_time = 0;
   QuadratureRule energy_flow_rule{};
   Vector drift_state{};
+  long energy_flow_evaluations = 0;
   ArkodeProblem(const System& s, bool implicit_stepper) : system(s), implicit(implicit_stepper) {}
 };
 
@@ -141,6 +143,7 @@ int arkode_drift(sunrealtype t, N_Vector y_vector, N_Vector ydot, void* user_dat
         on_path.head(n) = y.head(n) + s * rates.head(n);
         mean += problem.energy_flow_rule.weights[k] * system.energy_flow_rate(on_path, start + s);
       }
+      problem.energy_flow_evaluations += static_cast<long>(problem.energy_flow_rule.nodes.size());
       rates[n + half] = mean;
     }
     problem.drift_time = t;
@@ -325,8 +328,10 @@ void integrate_arkode(ArkodeResult& result, const System& system, Vector& y, dou
   };
   const auto take_step = [&] { pieces.counting_every_piece(take_piece_step); };
   const auto count = [&] {
-    return pieces.counters(solver.memory ? detail::read_counters(solver.memory.get(), options)
-                                         : SolverCounters{});
+    SolverCounters counters = pieces.counters(solver.memory ? detail::read_counters(solver.memory.get(), options)
+                                                            : SolverCounters{});
+    counters.quadrature_rhs_evaluations += problem.energy_flow_evaluations;  // SPRKStep's drifts
+    return counters;
   };
   detail::observe_steps_counted(result, count, observer, y, t0, t1, t, stop, start, take_step);
 }
