@@ -670,6 +670,10 @@ BOOST_AUTO_TEST_CASE(an_interrupted_run_writes_its_history_and_exits_with_the_si
   const fs::path dir = fresh_dir("interrupt-compare");
   const pid_t pid = start_cli({"compare", "crane", "--methods", "rk4,rk2", "--steps", "1e-4", "--t-end", "2000",
                                "--csv", "c.csv"}, dir);
+  // The signal handlers are installed once the outputs are open under their temporary names, and
+  // the first run starts then: wait for that file (a fixed wait alone is too short for a slow
+  // start, under the sanitizers), then for the rk4 run to be under way.
+  BOOST_TEST_REQUIRE(wait_for_file(dir, ".c.csv.", 0));
   ::usleep(300000);
   ::kill(pid, SIGTERM);
   const Process p = finish_cli(pid);
