@@ -372,8 +372,10 @@ class DropInAuditState {
     return half * sum;
   }
 
-  /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n.
-  void audit_step(void* memory, N_Vector scratch) {
+  /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n, read from
+  /// `step_end` when the solve call returned y(t_n) there (null: from the interpolant, as for a
+  /// call that returned at a root before t_n).
+  void audit_step(void* memory, N_Vector scratch, N_Vector step_end = nullptr) {
     const double t_end = calls.current_time(memory);
     const double h = calls.last_step(memory);
     if (start_pending) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
@@ -384,9 +386,13 @@ class DropInAuditState {
     }
     Z += flow_integral(memory, t_end - h, t_end, scratch);
     for (std::size_t k = 0; k < works.size(); ++k) works[k] += step_works[k];
-    interpolate(memory, t_end, scratch);
-    record(t_end, scratch);
-    if (derivative != nullptr) check_equations(memory, t_end, scratch, derivative);
+    N_Vector state = step_end;
+    if (state == nullptr) {
+      interpolate(memory, t_end, scratch);
+      state = scratch;
+    }
+    record(t_end, state);
+    if (derivative != nullptr) check_equations(memory, t_end, state, derivative);
     t_audited = t_end;
     ++audited;
   }
@@ -456,8 +462,11 @@ class DropInAuditState {
       throw Error(std::string(Calls::audit_name) + ": one " + calls.solve_name + " call took " +
                   std::to_string(taken) + " steps; only one can be audited");
     }
+    // A call that returned at t_n gave y(t_n) in out.y: the interpolant there is that state, at
+    // the cost of an interpolation (a pass over the whole state).
+    const bool returned_step_end = flag >= 0 && *tret == calls.current_time(memory);
     try {
-      audit_step(memory, scratch);
+      audit_step(memory, scratch, returned_step_end ? out.y : nullptr);
     } catch (...) {
       incomplete = true;
       throw;
