@@ -32,17 +32,13 @@ using ExampleMethodFamilies = studies::MethodFamilies<studies::FixedStepFamily, 
 inline const std::vector<studies::Method>& methods() { return ExampleMethodFamilies::methods(); }
 
 /// Why energy-audit, as built, does not offer the method called `name` that it knows of: the
-/// ARKODE methods without ARKODE, arkode-sprk below SUNDIALS 7. Empty for any
-/// other name.
-inline std::string unavailable_method([[maybe_unused]] const std::string& name) {
-#if SUNDIALS_VERSION_MAJOR < 7
-  if (name == "arkode-sprk") {
-    return "arkode-sprk needs SPRKStep through ARKODE's own functions, which SUNDIALS has from 7.0 (found "
-           SUNDIALS_VERSION ")";
-  }
-#endif
-#ifndef ENERGY_AUDIT_WITH_ARKODE
-  if (name == "arkode-erk" || name == "arkode-dirk") {
+/// ARKODE methods without ARKODE, arkode-sprk where ARKODE has no SPRKStep for it (the plugin's
+/// arkode_sprk_problem). Empty for any other name.
+inline std::string unavailable_method(const std::string& name) {
+#ifdef ENERGY_AUDIT_WITH_ARKODE
+  if (name == "arkode-sprk" && !sun::arkode_has_sprk) return sun::arkode_sprk_problem();
+#else
+  if (name == "arkode-erk" || name == "arkode-dirk" || name == "arkode-sprk") {
     return name + " needs ARKODE, which the SUNDIALS found (" SUNDIALS_VERSION ") does not have";
   }
 #endif

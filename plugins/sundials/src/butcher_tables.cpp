@@ -209,7 +209,7 @@ const ArkodeTable& entry(TableKind kind, std::size_t index) {
 
 const char* arkode_sprk_problem() {
   return arkode_has_sprk ? ""
-                         : "SPRKStep needs SUNDIALS 7 or later (reached through ARKodeEvolve); found " SUNDIALS_VERSION;
+                         : "SPRKStep needs SUNDIALS 7.0 or later (reached through ARKodeEvolve); found " SUNDIALS_VERSION;
 }
 
 const char* table_kind_name(TableKind kind) {
