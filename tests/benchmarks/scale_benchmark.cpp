@@ -8,8 +8,11 @@
 ///   an unaudited run back to back in alternating order (counter on_over_off); its repetitions'
 ///   median and spread do not depend on how the machine's speed drifts between benchmarks
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
-///   accelerations: nested forward mode over T, N <= 24, see docs/benchmarks.md): the cost of one audited
+///   accelerations: nested forward mode over T up to max_dofs_for_nested_forward_mode coordinates,
+///   reverse over forward mode on a tape above, see docs/benchmarks.md): the cost of one audited
 ///   step, and its growth with N
+///   BM_Chain_DerivedOverHand<N>: derived / hand accelerations per audited step, measured as
+///   BM_Chain_Hand_AuditRatio is (counter derived_over_hand), target <= 3 at N = 20 and N = 50
 ///   BM_Crane3d_AuditOn / BM_Crane3d_AuditOff                 the 3D crane of seed 000 (derived
 ///                                                          accelerations), audit on / off per rk4
 ///                                                          step, target <= 1.05
@@ -98,26 +101,47 @@ template <int N>
 void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, false, h); }
 template <int N>
 void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, true, h); }
-/// Audit on / off within each iteration: an audited and an unaudited run back to back, in
-/// alternating order, each timed by the steady clock; the counter on_over_off is the ratio of
-/// their summed times over the repetition's iterations (the reported time is the pair's).
+/// Two runs back to back in every iteration, in alternating order, each timed by the steady
+/// clock; the counter `ratio_name` is the ratio of their summed times over the repetition's
+/// iterations (the reported time is the pair's), which does not depend on how the machine's speed
+/// drifts between benchmarks.
+template <class RunA, class RunB>
+void time_ratio(benchmark::State& state, const RunA& run_a, const RunB& run_b, const char* ratio_name) {
+  using Clock = std::chrono::steady_clock;
+  Clock::duration time_a{}, time_b{};
+  bool a_first = true;
+  for (auto _ : state) {
+    for (const bool a : {a_first, !a_first}) {
+      const Clock::time_point start = Clock::now();
+      a ? run_a() : run_b();
+      (a ? time_a : time_b) += Clock::now() - start;
+    }
+    a_first = !a_first;
+  }
+  state.counters[ratio_name] = std::chrono::duration<double>(time_a) / std::chrono::duration<double>(time_b);
+}
+
+/// Audit on / off within each iteration (time_ratio), counter on_over_off.
 template <int N>
 void BM_Chain_Hand_AuditRatio(benchmark::State& state) {
-  using Clock = std::chrono::steady_clock;
   const auto on = rk4_system<PendulumChain<N>>(true), off = rk4_system<PendulumChain<N>>(false);
   const ea::Vector y0_on = start_of(on), y0_off = start_of(off);
-  Clock::duration time_on{}, time_off{};
-  bool on_first = true;
-  for (auto _ : state) {
-    for (const bool audited : {on_first, !on_first}) {
-      const Clock::time_point start = Clock::now();
-      rk4_run(audited ? on : off, audited, audited ? y0_on : y0_off, h);
-      (audited ? time_on : time_off) += Clock::now() - start;
-    }
-    on_first = !on_first;
-  }
+  time_ratio(
+      state, [&] { rk4_run(on, true, y0_on, h); }, [&] { rk4_run(off, false, y0_off, h); }, "on_over_off");
   state.counters["N"] = N;
-  state.counters["on_over_off"] = std::chrono::duration<double>(time_on) / std::chrono::duration<double>(time_off);
+}
+
+/// Derived / hand accelerations within each iteration (time_ratio), both audited, counter
+/// derived_over_hand. The hand run's audit checks the equations as a default Audit does.
+template <int N>
+void BM_Chain_DerivedOverHand(benchmark::State& state) {
+  const auto derived = rk4_system<PendulumChainEnergies<N>>(true);
+  const auto hand = rk4_system<PendulumChain<N>>(true);
+  const ea::Vector y0_derived = start_of(derived), y0_hand = start_of(hand);
+  time_ratio(
+      state, [&] { rk4_run(derived, true, y0_derived, h); }, [&] { rk4_run(hand, true, y0_hand, h); },
+      "derived_over_hand");
+  state.counters["N"] = N;
 }
 
 template <int N>
@@ -148,6 +172,12 @@ BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 5)->Unit(benchmark::kMicrosecond)->
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 20)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 24)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 100)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 20)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 100)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 /// Heap in use (glibc's count of allocated bytes), after an audited run of state.range(0) steps
 /// whose audit is still alive, less the heap in use before it.
@@ -200,7 +230,10 @@ bool same_accelerations() {
   return ok;
 }
 
-bool same_computations() { return same_accelerations<2>() && same_accelerations<10>() && same_accelerations<24>(); }
+bool same_computations() {
+  return same_accelerations<2>() && same_accelerations<10>() && same_accelerations<24>() && same_accelerations<50>() &&
+         same_accelerations<100>();
+}
 
 }  // namespace
 

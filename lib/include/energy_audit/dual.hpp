@@ -5,7 +5,8 @@
 /// derivatives.
 ///
 /// It is the scalar S at which the library evaluates a model's templates: T and V for the mass
-/// matrix, Lagrange's equations and the derived accelerations (lagrange_terms.hpp), T and V for
+/// matrix, Lagrange's equations and the derived accelerations of models of a few coordinates
+/// (lagrange_terms.hpp; larger ones are recorded on a tape, taped_scalar.hpp), T and V for
 /// ∂T/∂t and ∂V/∂t (energy_flow.hpp, also in the check of a `scleronomic` declaration), and the
 /// constraints for G, g and Ġ v + ġ (constraint_terms.hpp). So T, V, f and the constraints may
 /// use, on S and beside double or int constants:

@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <stdexcept>
-#include <string>
 
 #include "energy_audit/derived_accelerations.hpp"
 #include "energy_audit/energy_flow.hpp"
@@ -36,8 +35,6 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
   using Base::n;
   using typename Base::Coordinates;
   using Base::carries_energy_flow;
-  static_assert(HasHandAccelerations<M> || FitsLagrangeTerms<M>,
-                "a model of more than max_dofs_for_lagrange_terms coordinates needs hand-derived accelerations");
 
   explicit LagrangeSystem(M model, AccelerationSource source = default_source(),
                           EnergyFlow flow = EnergyFlow::Carried)
@@ -46,12 +43,6 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     if constexpr (!HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) {
         throw InvalidArgument("model has no hand-derived accelerations; use AccelerationSource::Derived");
-      }
-    }
-    if constexpr (!FitsLagrangeTerms<M>) {
-      if (source_ == AccelerationSource::Derived) {
-        throw InvalidArgument("derived accelerations take at most " + std::to_string(max_dofs_for_lagrange_terms) +
-                              " coordinates; the model has " + std::to_string(n));
       }
     }
   }
@@ -71,11 +62,7 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return model_.accelerations(q, v, t);
     }
-    if constexpr (FitsLagrangeTerms<M>) {
-      return derived_accelerations(model_, q, v, t);
-    } else {
-      return model_.accelerations(q, v, t);  // a model too large for derived ones has its own
-    }
+    return derived_accelerations(model_, q, v, t);
   }
 
   /// dy/dt = [v, a(q, v, t), Ż(q, v, t)].
@@ -83,11 +70,9 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return hand_rates(y, dydt, t);
     }
-    if constexpr (FitsLagrangeTerms<M>) {
-      const Coordinates q = y.template head<n>();
-      const Coordinates v = y.template segment<n>(n);
-      rates_at(q, v, t, dydt, derived_accelerations_of());
-    }
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    rates_at(q, v, t, dydt, derived_accelerations_of());
   }
 
   /// d[q, v]/dt = [v, a(q, v, t)] alone, for integrators that carry Z apart (as a quadrature).
@@ -126,11 +111,7 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     if constexpr (HasHandAccelerations<M>) {
       if (source_ == AccelerationSource::Hand) return hand_rates_and_sample(y, dydt, t);
     }
-    if constexpr (FitsLagrangeTerms<M>) {
-      return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
-    } else {
-      return hand_rates_and_sample(y, dydt, t);  // a model too large for derived ones has its own
-    }
+    return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
   }
 
   EnergySample sample(const ConstVectorRef& y, double t) const {
@@ -148,16 +129,15 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
   }
 
   /// Whether the accelerations are the model's own, hand-derived ones: only those can be
-  /// checked against Lagrange's equations of its T, V and f (derived ones solve them), and only
-  /// up to max_dofs_for_lagrange_terms coordinates.
+  /// checked against Lagrange's equations of its T, V and f (derived ones solve them).
   bool checks_equations() const {
-    if constexpr (HasHandAccelerations<M> && FitsLagrangeTerms<M>) return source_ == AccelerationSource::Hand;
+    if constexpr (HasHandAccelerations<M>) return source_ == AccelerationSource::Hand;
     return false;
   }
 
   /// The residual of Lagrange's equations at y = [q, v, ...] with the hand accelerations.
   EquationResidual equation_residual(const ConstVectorRef& y, double t) const
-    requires HasHandAccelerations<M> && FitsLagrangeTerms<M>
+    requires HasHandAccelerations<M>
   {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
@@ -166,7 +146,7 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
 
   /// The same, with the accelerations taken from rates dydt = [v, a, ...] already evaluated at y.
   EquationResidual equation_residual_from_rates(const ConstVectorRef& y, const ConstVectorRef& dydt, double t) const
-    requires HasHandAccelerations<M> && FitsLagrangeTerms<M>
+    requires HasHandAccelerations<M>
   {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);

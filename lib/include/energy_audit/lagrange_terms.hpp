@@ -1,13 +1,18 @@
 #pragma once
 /// \file
-/// The terms of Lagrange's equations of the second kind (docs/mathematics.md), by nested forward-mode
-/// automatic differentiation of the model's T and V:
+/// The terms of Lagrange's equations of the second kind (docs/mathematics.md), by automatic
+/// differentiation of the model's T and V:
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
 ///
 /// lagrange_terms() gives M and r, what the accelerations need; lagrange_term_parts() gives M and
 /// the three parts of r separately, from the same single evaluation, to measure how large each
 /// term of the equations is (equation_residual.hpp).
+///
+/// Two ways to the same numbers, chosen by the number of coordinates n: up to
+/// max_dofs_for_nested_forward_mode, one pass of nested forward mode (dual.hpp) whose fixed-size
+/// Duals the compiler keeps in registers, at a cost of about n (n + 1) times T's; above it,
+/// reverse mode over forward mode on a tape (second_order_tape.hpp), about 10 (n + 1) times T's.
 
 #include <concepts>
 
@@ -16,19 +21,15 @@
 #include "energy_audit/dual.hpp"
 #include "energy_audit/flatten.hpp"
 #include "energy_audit/lagrange_model.hpp"
+#include "energy_audit/second_order_tape.hpp"
+#include "energy_audit/taped_scalar.hpp"
 
 namespace energy_audit {
 
-/// The most coordinates whose M and r the library takes by nested forward mode. Their vectors
-/// of Dual<Dual<double, n>, n + 1>, (n + 2)(n + 1) n doubles each, must stay within Eigen's
-/// limit for objects on the stack (EIGEN_STACK_ALLOCATION_LIMIT, 128 KiB): 24 coordinates take
-/// 122 KiB. A larger model needs hand-derived accelerations, which are then not checked
-/// against its equations.
-inline constexpr int max_dofs_for_lagrange_terms = 24;
-
-/// A model small enough for lagrange_terms(): derived accelerations, the equation check.
-template <class M>
-concept FitsLagrangeTerms = LagrangeModel<M> && M::dofs <= max_dofs_for_lagrange_terms;
+/// The most coordinates whose M and r come from nested forward mode; larger models take the
+/// tape. Where the two cost the same on the pendulum chain (docs/benchmarks.md, "Derived
+/// equations at scale").
+inline constexpr int max_dofs_for_nested_forward_mode = 8;
 
 template <int n>
 struct LagrangeTerms {
@@ -47,7 +48,7 @@ struct LagrangeTermParts {
 
 namespace detail {
 
-/// The body of lagrange_terms() and lagrange_term_parts(): Terms is LagrangeTerms<n> (r summed
+/// The nested forward-mode body of lagrange_terms() and lagrange_term_parts(): Terms is LagrangeTerms<n> (r summed
 /// in place, as the accelerations need it) or LagrangeTermParts<n> (its parts kept apart). One
 /// body for both, chosen at compile time, so that the accelerations pay nothing for the parts.
 /// The `flatten` of its two callers inlines it and everything it calls. It must not be declared
@@ -57,9 +58,6 @@ template <class Terms, LagrangeModel M>
 Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                               double t) {
   constexpr int n = M::dofs;
-  static_assert(n <= max_dofs_for_lagrange_terms,
-                "M and r by nested forward mode take at most max_dofs_for_lagrange_terms coordinates: "
-                "give a larger model hand-derived accelerations");
   // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
   // in v (j < n), then the total time derivative at fixed v (q̇ = v, ṫ = 1). Differentiating
   // ∂T/∂v along them gives the columns of M and the convective term (∂²T/∂v∂q) v + ∂²T/∂v∂t
@@ -109,25 +107,89 @@ Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
   return terms;
 }
 
+/// The nested forward-mode body, flattened: `flatten` inlines every Dual operation and the
+/// model's T and V into this one body, where GCC keeps the Duals in registers and shares sin/cos
+/// between the two passes; left to its own inlining limits, it calls the nested products out of
+/// line and the crane takes three times as long.
+template <class Terms, LagrangeModel M>
+EA_FLATTEN Terms nested_forward_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                               const VectorN<double, M::dofs>& v, double t) {
+  return evaluate_lagrange_terms<Terms>(model, q, v, t);
+}
+
+/// The same terms by reverse mode over forward mode: L = T − V is recorded once on a tape whose
+/// quantities carry n + 1 tangents, the directions of nested forward mode's outer level: the
+/// total time derivative at fixed v (q̇ = v, ṫ = 1), then e_j in v. The reverse sweep from L gives
+/// each v_i the adjoint ∂L/∂v_i = ∂T/∂v_i with its tangents: the convective term and row i of M;
+/// each q_i the adjoint ∂L/∂q_i. The tape's storage is kept per thread between calls.
+template <class Terms, LagrangeModel M>
+Terms taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                           double t) {
+  constexpr int n = M::dofs;
+  constexpr int time_direction = 0;
+  const auto velocity_direction = [](int j) { return j + 1; };
+  thread_local SecondOrderTape tape;
+  tape.clear(n + 1);
+  VectorN<TapedScalar, n> q_taped, v_taped;
+  for (int i = 0; i < n; ++i) {
+    q_taped[i] = TapedScalar::variable(tape, q[i]);
+    tape.set_tangent(q_taped[i].node, time_direction, v[i]);
+  }
+  for (int i = 0; i < n; ++i) {
+    v_taped[i] = TapedScalar::variable(tape, v[i], true);
+    tape.set_tangent(v_taped[i].node, velocity_direction(i), 1.0);
+  }
+  const TapedScalar t_taped = TapedScalar::variable(tape, t);
+  tape.set_tangent(t_taped.node, time_direction, 1.0);
+  const VectorN<double, n> f = model.forces(q, v, t);
+  const TapedScalar L = model.kinetic_energy(q_taped, v_taped, t_taped) - model.potential_energy(q_taped, t_taped);
+  if (!L.is_constant()) tape.differentiate(L.node, L.slope);
+  const auto adjoint = [&](const TapedScalar& x) { return L.is_constant() ? 0.0 : tape.adjoint(x.node); };
+  const auto adjoint_tangent = [&](const TapedScalar& x, int direction) {
+    return L.is_constant() ? 0.0 : tape.adjoint_tangent(x.node, direction);
+  };
+
+  Terms terms;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) terms.mass(i, j) = adjoint_tangent(v_taped[i], velocity_direction(j));
+    const double convective = adjoint_tangent(v_taped[i], time_direction);
+    if constexpr (std::same_as<Terms, LagrangeTerms<n>>) {
+      terms.rhs[i] = f[i] + adjoint(q_taped[i]) - convective;
+    } else {
+      terms.forces[i] = f[i];
+      terms.lagrangian_gradient[i] = adjoint(q_taped[i]);
+      terms.convective[i] = convective;
+    }
+  }
+  return terms;
+}
+
+/// Terms at (q, v, t) the way that is faster for the model's number of coordinates.
+template <class Terms, LagrangeModel M>
+Terms lagrange_terms_of(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                        double t) {
+  if constexpr (M::dofs <= max_dofs_for_nested_forward_mode) {
+    return nested_forward_lagrange_terms<Terms>(model, q, v, t);
+  } else {
+    return taped_lagrange_terms<Terms>(model, q, v, t);
+  }
+}
+
 }  // namespace detail
 
 /// M and r at (q, v, t), from the model's T, V and f.
-///
-/// `flatten` inlines every Dual operation and the model's T and V into this one body, where GCC
-/// keeps the Duals in registers and shares sin/cos between the two passes; left to its own
-/// inlining limits, it calls the nested products out of line and the crane takes three times as long.
 template <LagrangeModel M>
-EA_FLATTEN LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                                 const VectorN<double, M::dofs>& v, double t) {
-  return detail::evaluate_lagrange_terms<LagrangeTerms<M::dofs>>(model, q, v, t);
+LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                      const VectorN<double, M::dofs>& v, double t) {
+  return detail::lagrange_terms_of<LagrangeTerms<M::dofs>>(model, q, v, t);
 }
 
 /// M, f, ∂L/∂q and the convective term at (q, v, t) from the same evaluation as lagrange_terms()
-/// (r = f + ∂L/∂q − convective); flattened for the same reason.
+/// (r = f + ∂L/∂q − convective).
 template <LagrangeModel M>
-EA_FLATTEN LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
-                                                          const VectorN<double, M::dofs>& v, double t) {
-  return detail::evaluate_lagrange_terms<LagrangeTermParts<M::dofs>>(model, q, v, t);
+LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
+                                               const VectorN<double, M::dofs>& v, double t) {
+  return detail::lagrange_terms_of<LagrangeTermParts<M::dofs>>(model, q, v, t);
 }
 
 }  // namespace energy_audit
