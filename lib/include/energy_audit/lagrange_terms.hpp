@@ -11,8 +11,8 @@
 ///
 /// Two ways to the same numbers, chosen by the number of coordinates n: up to
 /// max_dofs_for_nested_forward_mode, one pass of nested forward mode (dual.hpp) whose fixed-size
-/// Duals the compiler keeps in registers, at a cost of about n (n + 1) times T's; above it,
-/// reverse mode over forward mode on a tape (second_order_tape.hpp), about 10 (n + 1) times T's.
+/// Duals the compiler keeps in registers, at a cost of O(n²) times T's; above it, reverse mode
+/// over forward mode on a tape (second_order_tape.hpp), O(n) times T's (docs/mathematics.md).
 
 #include <concepts>
 
@@ -48,12 +48,12 @@ struct LagrangeTermParts {
 
 namespace detail {
 
-/// The nested forward-mode body of lagrange_terms() and lagrange_term_parts(): Terms is LagrangeTerms<n> (r summed
-/// in place, as the accelerations need it) or LagrangeTermParts<n> (its parts kept apart). One
-/// body for both, chosen at compile time, so that the accelerations pay nothing for the parts.
-/// The `flatten` of its two callers inlines it and everything it calls. It must not be declared
-/// always_inline: GCC 12 then inlines its body but not the nested Dual products it calls, and the
-/// crane's derived accelerations take twice as long.
+/// The nested forward-mode body of lagrange_terms() and lagrange_term_parts(): Terms is
+/// LagrangeTerms<n> (r summed in place, as the accelerations need it) or LagrangeTermParts<n>
+/// (its parts kept apart). One body for both, chosen at compile time, so that the accelerations
+/// pay nothing for the parts. The `flatten` of its caller inlines it and everything it calls. It
+/// must not be declared always_inline: GCC 12 then inlines its body but not the nested Dual
+/// products it calls, and the crane's derived accelerations take twice as long.
 template <class Terms, LagrangeModel M>
 Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                               double t) {
