@@ -37,7 +37,7 @@ EnergyGradient<M::dofs> energy_gradient(const M& model, const VectorN<double, M:
                                         const VectorN<double, M::dofs>& v) {
   constexpr int n = M::dofs;
   if constexpr (n > max_dofs_for_nested_forward_mode) {
-    thread_local SecondOrderTape tape;
+    SecondOrderTape& tape = thread_tape();
     tape.clear(0);
     VectorN<TapedScalar, n> q_taped, v_taped;
     for (int i = 0; i < n; ++i) q_taped[i] = TapedScalar::variable(tape, q[i]);

@@ -121,14 +121,14 @@ EA_FLATTEN Terms nested_forward_lagrange_terms(const M& model, const VectorN<dou
 /// quantities carry n + 1 tangents, the directions of nested forward mode's outer level: the
 /// total time derivative at fixed v (q̇ = v, ṫ = 1), then e_j in v. The reverse sweep from L gives
 /// each v_i the adjoint ∂L/∂v_i = ∂T/∂v_i with its tangents: the convective term and row i of M;
-/// each q_i the adjoint ∂L/∂q_i. The tape's storage is kept per thread between calls.
+/// each q_i the adjoint ∂L/∂q_i. The tape is the thread's (thread_tape()).
 template <class Terms, LagrangeModel M>
 Terms taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                            double t) {
   constexpr int n = M::dofs;
   constexpr int time_direction = 0;
   const auto velocity_direction = [](int j) { return j + 1; };
-  thread_local SecondOrderTape tape;
+  SecondOrderTape& tape = thread_tape();
   tape.clear(n + 1);
   VectorN<TapedScalar, n> q_taped, v_taped;
   for (int i = 0; i < n; ++i) {

@@ -223,4 +223,12 @@ class SecondOrderTape {
   std::vector<Reverse> reverse_;
 };
 
+/// The calling thread's tape for the library's evaluations (lagrange_terms.hpp,
+/// energy_gradient.hpp): each clears it and reuses its storage, so that evaluations after the
+/// first allocate nothing. None of them runs inside another.
+inline SecondOrderTape& thread_tape() {
+  thread_local SecondOrderTape tape;
+  return tape;
+}
+
 }  // namespace energy_audit

@@ -178,9 +178,18 @@ TapedScalar taped_function(const TapedScalar& a, const TapedScalar& b, const G& 
 
 }  // namespace detail
 
+/// An argument that is a TapedScalar itself, not a number converted to one: the functions below
+/// are found for TapedScalar arguments only, and a call on doubles never reaches them.
+template <class T>
+concept Taped = std::same_as<T, TapedScalar>;
+/// A constant beside a TapedScalar.
+template <class T>
+concept TapeConstant = std::is_arithmetic_v<T>;
+
 // The functions of one argument that Dual differentiates, taped with Dual's derivatives.
 #define ENERGY_AUDIT_TAPED_FUNCTION(function)                                                 \
-  inline TapedScalar function(const TapedScalar& x) {                                         \
+  template <Taped X>                                                                          \
+  TapedScalar function(const X& x) {                                                          \
     return detail::taped_function(x, [](const auto& y) {                                      \
       using std::function;                                                                    \
       return function(y);                                                                     \
@@ -212,26 +221,28 @@ ENERGY_AUDIT_TAPED_FUNCTION(fabs)
 #undef ENERGY_AUDIT_TAPED_FUNCTION
 
 /// x², as Eigen's numext::abs2.
-inline TapedScalar abs2(const TapedScalar& x) { return x * x; }
+template <Taped X>
+TapedScalar abs2(const X& x) {
+  return x * x;
+}
 
 /// x^p for a constant p; a^x for a constant a; a^b.
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar pow(const TapedScalar& x, T p) {
+template <Taped X, TapeConstant T>
+TapedScalar pow(const X& x, T p) {
   return detail::taped_function(x, [p](const auto& y) {
     using std::pow;
     return pow(y, p);
   });
 }
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar pow(T a, const TapedScalar& x) {
+template <TapeConstant T, Taped X>
+TapedScalar pow(T a, const X& x) {
   return detail::taped_function(x, [a](const auto& y) {
     using std::pow;
     return pow(a, y);
   });
 }
-inline TapedScalar pow(const TapedScalar& a, const TapedScalar& b) {
+template <Taped X, Taped Y>
+TapedScalar pow(const X& a, const Y& b) {
   return detail::taped_function(a, b, [](const auto& x, const auto& y) {
     using std::pow;
     return pow(x, y);
@@ -239,68 +250,51 @@ inline TapedScalar pow(const TapedScalar& a, const TapedScalar& b) {
 }
 
 /// atan2(y, x) and hypot(x, y), either argument possibly a constant.
-inline TapedScalar atan2(const TapedScalar& y, const TapedScalar& x) {
-  return detail::taped_function(y, x, [](const auto& a, const auto& b) {
+template <class Y, class X>
+  requires(Taped<Y> && (Taped<X> || TapeConstant<X>)) || (TapeConstant<Y> && Taped<X>)
+TapedScalar atan2(const Y& y, const X& x) {
+  return detail::taped_function(TapedScalar(y), TapedScalar(x), [](const auto& a, const auto& b) {
     using std::atan2;
     return atan2(a, b);
   });
 }
-inline TapedScalar hypot(const TapedScalar& x, const TapedScalar& y) {
-  return detail::taped_function(x, y, [](const auto& a, const auto& b) {
+template <class X, class Y>
+  requires(Taped<X> && (Taped<Y> || TapeConstant<Y>)) || (TapeConstant<X> && Taped<Y>)
+TapedScalar hypot(const X& x, const Y& y) {
+  return detail::taped_function(TapedScalar(x), TapedScalar(y), [](const auto& a, const auto& b) {
     using std::hypot;
     return hypot(a, b);
   });
 }
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar atan2(const TapedScalar& y, T x) {
-  return atan2(y, TapedScalar(x));
-}
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar atan2(T y, const TapedScalar& x) {
-  return atan2(TapedScalar(y), x);
-}
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar hypot(const TapedScalar& x, T y) {
-  return hypot(x, TapedScalar(y));
-}
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar hypot(T x, const TapedScalar& y) {
-  return hypot(TapedScalar(x), y);
-}
 
 /// The smaller (larger) argument, derivatives included (none for a constant); as std::min
 /// (std::max), the first on ties.
-inline TapedScalar min(const TapedScalar& a, const TapedScalar& b) { return b < a ? b : a; }
-inline TapedScalar max(const TapedScalar& a, const TapedScalar& b) { return a < b ? b : a; }
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar min(const TapedScalar& a, T b) {
-  return min(a, TapedScalar(b));
+template <class A, class B>
+  requires(Taped<A> && (Taped<B> || TapeConstant<B>)) || (TapeConstant<A> && Taped<B>)
+TapedScalar min(const A& a, const B& b) {
+  const TapedScalar first(a), second(b);
+  return second < first ? second : first;
 }
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar min(T a, const TapedScalar& b) {
-  return min(TapedScalar(a), b);
-}
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar max(const TapedScalar& a, T b) {
-  return max(a, TapedScalar(b));
-}
-template <class T>
-  requires std::is_arithmetic_v<T>
-TapedScalar max(T a, const TapedScalar& b) {
-  return max(TapedScalar(a), b);
+template <class A, class B>
+  requires(Taped<A> && (Taped<B> || TapeConstant<B>)) || (TapeConstant<A> && Taped<B>)
+TapedScalar max(const A& a, const B& b) {
+  const TapedScalar first(a), second(b);
+  return first < second ? second : first;
 }
 
 // Classification looks at the value, as comparisons do.
-inline bool isfinite(const TapedScalar& x) { return std::isfinite(x.value); }
-inline bool isnan(const TapedScalar& x) { return std::isnan(x.value); }
-inline bool isinf(const TapedScalar& x) { return std::isinf(x.value); }
+template <Taped X>
+bool isfinite(const X& x) {
+  return std::isfinite(x.value);
+}
+template <Taped X>
+bool isnan(const X& x) {
+  return std::isnan(x.value);
+}
+template <Taped X>
+bool isinf(const X& x) {
+  return std::isinf(x.value);
+}
 
 /// Writes the value, as for double.
 template <class CharT, class Traits>
