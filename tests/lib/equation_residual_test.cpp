@@ -166,27 +166,27 @@ const PendulumProbe pendulum_probes[] = {
     {0.3, -1.1, 0.7, 0.0}, {-1.2, 0.4, -3.0, 0.7}, {2.5, 3.0, 12.0, 1.9}, {0.0, 0.0, 0.0, 0.33}};
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(term_parts_match_the_closed_form_of_a_rheonomic_pendulum) {
+BOOST_AUTO_TEST_CASE(equation_terms_match_the_closed_form_of_a_rheonomic_pendulum) {
   // T = m/2 |(xs' + l cos θ θ', ys' + l sin θ θ')|², V = m g (ys − l cos θ), f = −c θ':
-  //   M = m l², ∂L/∂θ = m l θ' (ys' cos θ − xs' sin θ) − m g l sin θ,
+  //   M a = m l² θ'', ∂L/∂θ = m l θ' (ys' cos θ − xs' sin θ) − m g l sin θ,
   //   (∂²T/∂θ'∂θ) θ' + ∂²T/∂θ'∂t = m l θ' (ys' cos θ − xs' sin θ) + m l (xs'' cos θ + ys'' sin θ).
   const MovingSupportPendulum p;
   for (const PendulumProbe& probe : pendulum_probes) {
-    const double th = probe.theta, th_dot = probe.theta_dot, t = probe.t;
+    const double th = probe.theta, th_dot = probe.theta_dot, th_ddot = probe.theta_ddot, t = probe.t;
     const double c = std::cos(th), s = std::sin(th);
-    const ea::LagrangeTermParts<1> parts = ea::lagrange_term_parts(p, MovingSupportPendulum::Coordinates<double>(th),
-                                                                   MovingSupportPendulum::Coordinates<double>(th_dot), t);
+    const MovingSupportPendulum::Coordinates<double> q(th), v(th_dot), a(th_ddot);
+    const ea::LagrangeEquationTerms<1> terms = ea::lagrange_equation_terms(p, q, v, a, t);
     const double coupling = p.m * p.l * th_dot * (p.ys_dot(t) * c - p.xs_dot(t) * s);
-    BOOST_TEST(parts.mass(0, 0) == p.m * p.l * p.l, tolerance(1e-14));
-    BOOST_TEST(parts.forces[0] == -p.c * th_dot, tolerance(1e-14));
-    BOOST_TEST(parts.lagrangian_gradient[0] + 1.0 == coupling - p.m * p.g * p.l * s + 1.0, tolerance(1e-13));
-    BOOST_TEST(parts.convective[0] + 1.0 == coupling + p.m * p.l * (p.xs_ddot(t) * c + p.ys_ddot(t) * s) + 1.0,
+    BOOST_TEST(terms.inertia[0] + 1.0 == p.m * p.l * p.l * th_ddot + 1.0, tolerance(1e-14));
+    BOOST_TEST(terms.forces[0] == -p.c * th_dot, tolerance(1e-14));
+    BOOST_TEST(terms.lagrangian_gradient[0] + 1.0 == coupling - p.m * p.g * p.l * s + 1.0, tolerance(1e-13));
+    BOOST_TEST(terms.convective[0] + 1.0 == coupling + p.m * p.l * (p.xs_ddot(t) * c + p.ys_ddot(t) * s) + 1.0,
                tolerance(1e-13));
-    // Summed, they give the r of lagrange_terms(), bit for bit.
-    const ea::LagrangeTerms<1> terms = ea::lagrange_terms(p, MovingSupportPendulum::Coordinates<double>(th),
-                                                          MovingSupportPendulum::Coordinates<double>(th_dot), t);
-    BOOST_TEST(terms.rhs[0] == parts.forces[0] + parts.lagrangian_gradient[0] - parts.convective[0]);
-    BOOST_TEST(terms.mass(0, 0) == parts.mass(0, 0));
+    // They are the M a and r of lagrange_terms(), which takes M's columns instead of M a.
+    const ea::LagrangeTerms<1> full = ea::lagrange_terms(p, q, v, t);
+    BOOST_TEST(full.rhs[0] + 1.0 == terms.forces[0] + terms.lagrangian_gradient[0] - terms.convective[0] + 1.0,
+               tolerance(1e-14));
+    BOOST_TEST(full.mass(0, 0) * th_ddot + 1.0 == terms.inertia[0] + 1.0, tolerance(1e-14));
   }
 }
 

@@ -32,7 +32,8 @@ struct AuditOptions {
   double drift_threshold = 1e-3;
   /// Systems with hand-derived accelerations: check Lagrange's equations at the first two states
   /// (at rest a wrong term in the velocities vanishes) and then at every k-th accepted step;
-  /// 1 checks every step, 0 none. One check costs about one derived-acceleration evaluation.
+  /// 1 checks every step, 0 none. One check costs less than one evaluation of derived
+  /// accelerations (docs/benchmarks.md).
   std::size_t equation_check_every = 100;
   /// Pass only when the equations' relative residual is ≤ this.
   double equation_threshold = default_equation_residual_threshold;

@@ -5,9 +5,9 @@
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V
 ///
-/// at a state (q, v, t) and accelerations a, typically a model's hand-derived ones, with M and r
-/// from the model's own T, V and f by the automatic differentiation that derives accelerations
-/// (lagrange_terms.hpp). It complements the energy audit: a wrong term in the equations whose
+/// at a state (q, v, t) and accelerations a, typically a model's hand-derived ones, with M a and
+/// the terms of r from the model's own T, V and f by automatic differentiation
+/// (lagrange_equation_terms.hpp). It complements the energy audit: a wrong term in the equations whose
 /// force does no work (a gyroscopic b (v_y, −v_x), say) leaves C = H + Z constant, but not this
 /// residual. The residual looks at one state and does not depend on the integration step.
 
@@ -17,7 +17,7 @@
 
 #include "energy_audit/constraint_terms.hpp"
 #include "energy_audit/lagrange_model.hpp"
-#include "energy_audit/lagrange_terms.hpp"
+#include "energy_audit/lagrange_equation_terms.hpp"
 #include "energy_audit/multiplier_model.hpp"
 #include "energy_audit/types.hpp"
 
@@ -39,19 +39,17 @@ struct EquationResidual {
 
 namespace detail {
 
-/// The residual of M a = r + constraint_force from the parts of r; r is summed as lagrange_terms()
-/// sums it, so that accelerations derived from it leave only the round-off of the solve. Both
-/// numbers are NaN when a term is NaN (PropagateNaN: Eigen's default max may drop a NaN).
+/// The residual of M a = r + constraint_force from the equation's terms at a; r is summed as
+/// lagrange_terms() sums it. Both numbers are NaN when a term is NaN (PropagateNaN: Eigen's default
+/// max may drop a NaN).
 template <int n>
-EquationResidual residual_of(const LagrangeTermParts<n>& parts, const VectorN<double, n>& a,
-                             const VectorN<double, n>& constraint_force) {
-  const VectorN<double, n> inertia = parts.mass * a;
+EquationResidual residual_of(const LagrangeEquationTerms<n>& terms, const VectorN<double, n>& constraint_force) {
   VectorN<double, n> error, term_sizes;
   for (int i = 0; i < n; ++i) {
-    const double r = parts.forces[i] + parts.lagrangian_gradient[i] - parts.convective[i];
-    error[i] = inertia[i] - r - constraint_force[i];
-    term_sizes[i] = std::abs(inertia[i]) + std::abs(parts.forces[i]) + std::abs(parts.lagrangian_gradient[i]) +
-                    std::abs(parts.convective[i]) + std::abs(constraint_force[i]);
+    const double r = terms.forces[i] + terms.lagrangian_gradient[i] - terms.convective[i];
+    error[i] = terms.inertia[i] - r - constraint_force[i];
+    term_sizes[i] = std::abs(terms.inertia[i]) + std::abs(terms.forces[i]) + std::abs(terms.lagrangian_gradient[i]) +
+                    std::abs(terms.convective[i]) + std::abs(constraint_force[i]);
   }
   return {error.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>(),
           term_sizes.template maxCoeff<Eigen::PropagateNaN>(), error.cwiseAbs()};
@@ -63,13 +61,13 @@ EquationResidual residual_of(const LagrangeTermParts<n>& parts, const VectorN<do
 ///
 ///     residual = ‖M a − r‖∞ ,   scale = max_i (|(M a)_i| + |f_i| + |(∂L/∂q)_i| + |((∂²T/∂v∂q) v + ∂²T/∂v∂t)_i|)
 ///
-/// with M, f, ∂L/∂q and the convective term from one evaluation of lagrange_term_parts(). For a
-/// model without constraints; a multiplier model takes its multipliers (the overload below).
+/// with M a, f, ∂L/∂q and the convective term from lagrange_equation_terms(). For a model without
+/// constraints; a multiplier model takes its multipliers (the overload below).
 template <LagrangeModel M>
   requires(!MultiplierModel<M>)
 EquationResidual equation_residual(const M& model, const VectorN<double, M::dofs>& q,
                                    const VectorN<double, M::dofs>& v, const VectorN<double, M::dofs>& a, double t) {
-  return detail::residual_of<M::dofs>(lagrange_term_parts(model, q, v, t), a, VectorN<double, M::dofs>::Zero());
+  return detail::residual_of<M::dofs>(lagrange_equation_terms(model, q, v, a, t), VectorN<double, M::dofs>::Zero());
 }
 
 /// The residual of Lagrange's equations with multipliers, M a = r + Gᵀλ, at accelerations a and
@@ -86,7 +84,7 @@ EquationResidual equation_residual(const M& model, const VectorN<double, M::dofs
                                    const VectorN<double, M::constraints>& lambda, double t) {
   const ConstraintTerms<M::dofs, M::constraints> constraints = constraint_terms(model, q, v, t);
   const VectorN<double, M::dofs> constraint_force = constraints.G.transpose() * lambda;
-  return detail::residual_of<M::dofs>(lagrange_term_parts(model, q, v, t), a, constraint_force);
+  return detail::residual_of<M::dofs>(lagrange_equation_terms(model, q, v, a, t), constraint_force);
 }
 
 }  // namespace energy_audit

@@ -5,16 +5,13 @@
 ///
 ///     M(q, t) a = r ,   M = ∂²T/∂v² ,   r = f + ∂L/∂q − (∂²T/∂v∂q) v − ∂²T/∂v∂t ,  L = T − V.
 ///
-/// lagrange_terms() gives M and r, what the accelerations need; lagrange_term_parts() gives M and
-/// the three parts of r separately, from the same single evaluation, to measure how large each
-/// term of the equations is (equation_residual.hpp).
+/// lagrange_terms() gives M and r, what the accelerations need. The equation check, which needs
+/// M only applied to given accelerations, takes a cheaper way (lagrange_equation_terms.hpp).
 ///
 /// Two ways to the same numbers, chosen by the number of coordinates n: up to
 /// max_dofs_for_nested_forward_mode, one pass of nested forward mode (dual.hpp) whose fixed-size
 /// Duals the compiler keeps in registers, at a cost of O(n²) times T's; above it, reverse mode
 /// over forward mode on a tape (second_order_tape.hpp), O(n) times T's (docs/mathematics.md).
-
-#include <concepts>
 
 #include <Eigen/Core>
 
@@ -37,25 +34,14 @@ struct LagrangeTerms {
   VectorN<double, n> rhs;            ///< r: everything but M a, forces included
 };
 
-/// The terms of M a = r one by one: r = forces + lagrangian_gradient − convective.
-template <int n>
-struct LagrangeTermParts {
-  Eigen::Matrix<double, n, n> mass;        ///< M = ∂²T/∂v²
-  VectorN<double, n> forces;               ///< f, the non-potential forces
-  VectorN<double, n> lagrangian_gradient;  ///< ∂L/∂q = ∂T/∂q − ∂V/∂q
-  VectorN<double, n> convective;           ///< (∂²T/∂v∂q) v + ∂²T/∂v∂t, i.e. d/dt(∂T/∂v) − M a
-};
-
 namespace detail {
 
-/// The nested forward-mode body of lagrange_terms() and lagrange_term_parts(): Terms is
-/// LagrangeTerms<n> (r summed in place, as the accelerations need it) or LagrangeTermParts<n>
-/// (its parts kept apart). One body for both, chosen at compile time, so that the accelerations
-/// pay nothing for the parts. The `flatten` of its caller inlines it and everything it calls. It
-/// must not be declared always_inline: GCC 12 then inlines its body but not the nested Dual
-/// products it calls, and the crane's derived accelerations take twice as long.
-template <class Terms, LagrangeModel M>
-Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+/// The nested forward-mode body of lagrange_terms(). The `flatten` of its caller inlines it and
+/// everything it calls. It must not be declared always_inline: GCC 12 then inlines its body but
+/// not the nested Dual products it calls, and the crane's derived accelerations take twice as
+/// long.
+template <LagrangeModel M>
+LagrangeTerms<M::dofs> evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                               double t) {
   constexpr int n = M::dofs;
   // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
@@ -93,16 +79,10 @@ Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
   const Outer T = model.kinetic_energy(q_outer, v_outer, t_outer);
   const Gradient L = model.kinetic_energy(q_grad, v_grad, t_grad) - model.potential_energy(q_grad, t_grad);
 
-  Terms terms;
+  LagrangeTerms<n> terms;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) terms.mass(i, j) = T.derivatives[j].derivatives[i];
-    if constexpr (std::same_as<Terms, LagrangeTerms<n>>) {
-      terms.rhs[i] = f[i] + L.derivatives[i] - T.derivatives[n].derivatives[i];
-    } else {
-      terms.forces[i] = f[i];
-      terms.lagrangian_gradient[i] = L.derivatives[i];
-      terms.convective[i] = T.derivatives[n].derivatives[i];
-    }
+    terms.rhs[i] = f[i] + L.derivatives[i] - T.derivatives[n].derivatives[i];
   }
   return terms;
 }
@@ -111,10 +91,10 @@ Terms evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
 /// model's T and V into this one body, where GCC keeps the Duals in registers and shares sin/cos
 /// between the two passes; left to its own inlining limits, it calls the nested products out of
 /// line and the crane takes three times as long.
-template <class Terms, LagrangeModel M>
-EA_FLATTEN Terms nested_forward_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                               const VectorN<double, M::dofs>& v, double t) {
-  return evaluate_lagrange_terms<Terms>(model, q, v, t);
+template <LagrangeModel M>
+EA_FLATTEN LagrangeTerms<M::dofs> nested_forward_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                                                const VectorN<double, M::dofs>& v, double t) {
+  return evaluate_lagrange_terms(model, q, v, t);
 }
 
 /// The same terms by reverse mode over forward mode: L = T − V is recorded once on a tape whose
@@ -122,8 +102,8 @@ EA_FLATTEN Terms nested_forward_lagrange_terms(const M& model, const VectorN<dou
 /// total time derivative at fixed v (q̇ = v, ṫ = 1), then e_j in v. The reverse sweep from L gives
 /// each v_i the adjoint ∂L/∂v_i = ∂T/∂v_i with its tangents: the convective term and row i of M;
 /// each q_i the adjoint ∂L/∂q_i. The tape is the thread's (thread_tape()).
-template <class Terms, LagrangeModel M>
-Terms taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+template <LagrangeModel M>
+LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
                            double t) {
   constexpr int n = M::dofs;
   constexpr int time_direction = 0;
@@ -149,47 +129,26 @@ Terms taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, co
     return L.is_constant() ? 0.0 : tape.adjoint_tangent(x.node, direction);
   };
 
-  Terms terms;
+  LagrangeTerms<n> terms;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) terms.mass(i, j) = adjoint_tangent(v_taped[i], velocity_direction(j));
-    const double convective = adjoint_tangent(v_taped[i], time_direction);
-    if constexpr (std::same_as<Terms, LagrangeTerms<n>>) {
-      terms.rhs[i] = f[i] + adjoint(q_taped[i]) - convective;
-    } else {
-      terms.forces[i] = f[i];
-      terms.lagrangian_gradient[i] = adjoint(q_taped[i]);
-      terms.convective[i] = convective;
-    }
+    terms.rhs[i] = f[i] + adjoint(q_taped[i]) - adjoint_tangent(v_taped[i], time_direction);
   }
   return terms;
 }
 
-/// Terms at (q, v, t) the way that is faster for the model's number of coordinates.
-template <class Terms, LagrangeModel M>
-Terms lagrange_terms_of(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
-                        double t) {
-  if constexpr (M::dofs <= max_dofs_for_nested_forward_mode) {
-    return nested_forward_lagrange_terms<Terms>(model, q, v, t);
-  } else {
-    return taped_lagrange_terms<Terms>(model, q, v, t);
-  }
-}
-
 }  // namespace detail
 
-/// M and r at (q, v, t), from the model's T, V and f.
+/// M and r at (q, v, t), from the model's T, V and f, the way that is faster for the model's
+/// number of coordinates.
 template <LagrangeModel M>
 LagrangeTerms<M::dofs> lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
                                       const VectorN<double, M::dofs>& v, double t) {
-  return detail::lagrange_terms_of<LagrangeTerms<M::dofs>>(model, q, v, t);
-}
-
-/// M, f, ∂L/∂q and the convective term at (q, v, t) from the same evaluation as lagrange_terms()
-/// (r = f + ∂L/∂q − convective).
-template <LagrangeModel M>
-LagrangeTermParts<M::dofs> lagrange_term_parts(const M& model, const VectorN<double, M::dofs>& q,
-                                               const VectorN<double, M::dofs>& v, double t) {
-  return detail::lagrange_terms_of<LagrangeTermParts<M::dofs>>(model, q, v, t);
+  if constexpr (M::dofs <= max_dofs_for_nested_forward_mode) {
+    return detail::nested_forward_lagrange_terms(model, q, v, t);
+  } else {
+    return detail::taped_lagrange_terms(model, q, v, t);
+  }
 }
 
 }  // namespace energy_audit

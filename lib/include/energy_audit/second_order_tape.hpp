@@ -116,12 +116,8 @@ class SecondOrderTape {
       const Node& node = nodes_[c];
       if (!reverse_[c].reached || node.a == no_argument) continue;  // no path to the output, or an input
       if (!node.leads_to_wanted) {  // neither do its arguments: the adjoint alone
-        const double c_bar = reverse_[c].adjoint;
-        reverse_[node.a].reached = true;
-        reverse_[node.a].adjoint += node.partials.da * c_bar;
-        if (node.b == no_argument) continue;
-        reverse_[node.b].reached = true;
-        reverse_[node.b].adjoint += node.partials.db * c_bar;
+        propagate_adjoint(c, node.a, node.partials.da);
+        if (node.b != no_argument) propagate_adjoint(c, node.b, node.partials.db);
         continue;
       }
       propagate(c, node.a, node.partials.da, node.partials.daa, node.partials.dab, node.b);
@@ -187,16 +183,21 @@ class SecondOrderTape {
     }
   }
 
+  /// x̄ += d c̄ for c's argument x, d = ∂c/∂x.
+  void propagate_adjoint(int c, int x, double d) {
+    reverse_[x].reached = true;
+    reverse_[x].adjoint += d * reverse_[c].adjoint;
+  }
+
   /// The share of c's adjoint that reaches its argument x, where d = ∂c/∂x, d_xx = ∂²c/∂x² and
   /// d_xy = ∂²c/∂x∂y with the other argument y (no_argument for a function of x alone):
   ///   x̄ += d c̄ ,   x̄' += d c̄' + c̄ (d_xx ẋ + d_xy ẏ),
   /// the second only where x leads to a variable whose adjoint tangents are wanted.
   void propagate(int c, int x, double d, double d_xx, double d_xy, int y) {
+    propagate_adjoint(c, x, d);
+    if (!nodes_[x].leads_to_wanted) return;
     Reverse& at_x = reverse_[x];
     const Reverse& at_c = reverse_[c];
-    at_x.reached = true;
-    at_x.adjoint += d * at_c.adjoint;
-    if (!nodes_[x].leads_to_wanted) return;
     const double curvature_x = at_c.adjoint * d_xx;
     const double curvature_y = y == no_argument ? 0.0 : at_c.adjoint * d_xy;
     const Range from_c = d != 0.0 ? at_c.tangents : Range{};

@@ -185,6 +185,9 @@ concept Taped = std::same_as<T, TapedScalar>;
 /// A constant beside a TapedScalar.
 template <class T>
 concept TapeConstant = std::is_arithmetic_v<T>;
+/// The arguments of a function of two: TapedScalars, or one of them a constant.
+template <class A, class B>
+concept TapedArguments = (Taped<A> && (Taped<B> || TapeConstant<B>)) || (TapeConstant<A> && Taped<B>);
 
 // The functions of one argument that Dual differentiates, taped with Dual's derivatives.
 #define ENERGY_AUDIT_TAPED_FUNCTION(function)                                                 \
@@ -251,7 +254,7 @@ TapedScalar pow(const X& a, const Y& b) {
 
 /// atan2(y, x) and hypot(x, y), either argument possibly a constant.
 template <class Y, class X>
-  requires(Taped<Y> && (Taped<X> || TapeConstant<X>)) || (TapeConstant<Y> && Taped<X>)
+  requires TapedArguments<Y, X>
 TapedScalar atan2(const Y& y, const X& x) {
   return detail::taped_function(TapedScalar(y), TapedScalar(x), [](const auto& a, const auto& b) {
     using std::atan2;
@@ -259,7 +262,7 @@ TapedScalar atan2(const Y& y, const X& x) {
   });
 }
 template <class X, class Y>
-  requires(Taped<X> && (Taped<Y> || TapeConstant<Y>)) || (TapeConstant<X> && Taped<Y>)
+  requires TapedArguments<X, Y>
 TapedScalar hypot(const X& x, const Y& y) {
   return detail::taped_function(TapedScalar(x), TapedScalar(y), [](const auto& a, const auto& b) {
     using std::hypot;
@@ -270,13 +273,13 @@ TapedScalar hypot(const X& x, const Y& y) {
 /// The smaller (larger) argument, derivatives included (none for a constant); as std::min
 /// (std::max), the first on ties.
 template <class A, class B>
-  requires(Taped<A> && (Taped<B> || TapeConstant<B>)) || (TapeConstant<A> && Taped<B>)
+  requires TapedArguments<A, B>
 TapedScalar min(const A& a, const B& b) {
   const TapedScalar first(a), second(b);
   return second < first ? second : first;
 }
 template <class A, class B>
-  requires(Taped<A> && (Taped<B> || TapeConstant<B>)) || (TapeConstant<A> && Taped<B>)
+  requires TapedArguments<A, B>
 TapedScalar max(const A& a, const B& b) {
   const TapedScalar first(a), second(b);
   return first < second ? second : first;
