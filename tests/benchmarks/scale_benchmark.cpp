@@ -9,8 +9,9 @@
 ///   median and spread do not depend on how the machine's speed drifts between benchmarks
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
 ///   accelerations: nested forward mode over T up to max_dofs_for_nested_forward_mode coordinates,
-///   reverse over forward mode on a tape above, see docs/benchmarks.md): the cost of one audited
-///   step, and its growth with N
+///   reverse over forward mode on a tape above, see docs/benchmarks.md; at N = 200 the mass
+///   matrix is heap-backed, in the hand accelerations too): the cost of one audited step, and its
+///   growth with N
 ///   BM_Chain_DerivedOverHand<N>: derived / hand accelerations per audited step, measured as
 ///   BM_Chain_Hand_AuditRatio is (counter derived_over_hand), target <= 3 at N = 20 and N = 50
 ///   BM_Crane3d_AuditOn / BM_Crane3d_AuditOff                 the 3D crane of seed 000 (derived
@@ -162,6 +163,7 @@ EA_CHAIN_HAND(10);
 EA_CHAIN_HAND(20);
 EA_CHAIN_HAND(50);
 EA_CHAIN_HAND(100);
+EA_CHAIN_HAND(200);
 #undef EA_CHAIN_HAND
 BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditRatio, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Hand_AuditRatio, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
@@ -174,10 +176,12 @@ BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 20)->Unit(benchmark::kMicrosecond)-
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 24)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 100)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_Derived_AuditOn, 200)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 10)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 20)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 50)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 100)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+BENCHMARK_TEMPLATE(BM_Chain_DerivedOverHand, 200)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 /// Heap in use (glibc's count of allocated bytes), after an audited run of state.range(0) steps
 /// whose audit is still alive, less the heap in use before it.
@@ -232,7 +236,7 @@ bool same_accelerations() {
 
 bool same_computations() {
   return same_accelerations<2>() && same_accelerations<10>() && same_accelerations<24>() && same_accelerations<50>() &&
-         same_accelerations<100>();
+         same_accelerations<100>() && same_accelerations<200>();
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "energy_audit/lagrange_model.hpp"
 #include "energy_audit/second_order_tape.hpp"
 #include "energy_audit/taped_scalar.hpp"
+#include "energy_audit/types.hpp"
 
 namespace energy_audit {
 
@@ -30,8 +31,8 @@ inline constexpr int max_dofs_for_nested_forward_mode = 8;
 
 template <int n>
 struct LagrangeTerms {
-  Eigen::Matrix<double, n, n> mass;  ///< M = ∂²T/∂v²
-  VectorN<double, n> rhs;            ///< r: everything but M a, forces included
+  SquareMatrix<n> mass;    ///< M = ∂²T/∂v², on the heap above max_fixed_size_square_matrix rows
+  VectorN<double, n> rhs;  ///< r: everything but M a, forces included
 };
 
 namespace detail {
@@ -130,6 +131,7 @@ LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double
   };
 
   LagrangeTerms<n> terms;
+  terms.mass.resize(n, n);  // sizes a heap-backed M; nothing for a fixed-size one
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) terms.mass(i, j) = adjoint_tangent(v_taped[i], velocity_direction(j));
     terms.rhs[i] = f[i] + adjoint(q_taped[i]) - adjoint_tangent(v_taped[i], time_direction);
