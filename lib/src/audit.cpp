@@ -58,6 +58,7 @@ void Audit::start(const EnergySample& sample) {
   C0_ = sample.C();
   time_of_max_drift_ = sample.t;
   layout_ = HistoryLayout::of(sample);
+  unstored_row_.resize(layout_.row_size());
 }
 
 void Audit::record_constraint_drift(const ConstraintDrift& drift) {

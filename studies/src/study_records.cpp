@@ -196,7 +196,8 @@ Json work_ledger_record(const Audit& audit) {
   const std::optional<WorkLedger>& ledger = audit.work_ledger();
   if (!ledger || audit.last_row().empty()) return nullptr;
   Json forces = Json::object();
-  for (std::size_t k = 0; k < ledger->force_names().size(); ++k) forces[ledger->force_names()[k]] = ledger->works()[k];
+  const std::vector<double> works = ledger->works();
+  for (std::size_t k = 0; k < works.size(); ++k) forces[ledger->force_names()[k]] = works[k];
   const HistoryLayout& layout = audit.layout();
   Json j;
   j["forces"] = forces;

@@ -47,6 +47,7 @@ namespace ea = energy_audit;
 using ea::testing::PendulumChain;
 using ea::testing::PendulumChainEnergies;
 using energy_audit::benchmarks::add_min_statistic;
+using energy_audit::benchmarks::time_ratio;
 
 constexpr double h = 1e-3;
 constexpr std::size_t steps = 200;
@@ -102,26 +103,6 @@ template <int N>
 void BM_Chain_Hand_AuditOff(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, false, h); }
 template <int N>
 void BM_Chain_Hand_AuditOn(benchmark::State& state) { run_rk4<PendulumChain<N>>(state, true, h); }
-/// Two runs back to back in every iteration, in alternating order, each timed by the steady
-/// clock; the counter `ratio_name` is the ratio of their summed times over the repetition's
-/// iterations (the reported time is the pair's), which does not depend on how the machine's speed
-/// drifts between benchmarks.
-template <class RunA, class RunB>
-void time_ratio(benchmark::State& state, const RunA& run_a, const RunB& run_b, const char* ratio_name) {
-  using Clock = std::chrono::steady_clock;
-  Clock::duration time_a{}, time_b{};
-  bool a_first = true;
-  for (auto _ : state) {
-    for (const bool a : {a_first, !a_first}) {
-      const Clock::time_point start = Clock::now();
-      a ? run_a() : run_b();
-      (a ? time_a : time_b) += Clock::now() - start;
-    }
-    a_first = !a_first;
-  }
-  state.counters[ratio_name] = std::chrono::duration<double>(time_a) / std::chrono::duration<double>(time_b);
-}
-
 /// Audit on / off within each iteration (time_ratio), counter on_over_off.
 template <int N>
 void BM_Chain_Hand_AuditRatio(benchmark::State& state) {

@@ -10,7 +10,14 @@
 ///   BM_Rk4Crane_Derived / BM_Rk4Crane_Hand                 per full run,        target <= 2
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_HandLoop_AuditOff         command line,        target <= 1.05
 ///   BM_Cli_Rk4_AuditOff / BM_Rk4_Odeint_AuditOff           command line,        target <= 1
+///   BM_Cli_Rk4_AuditOff / BM_Rk4_IndependentHandLoop_AuditOff  against a loop written
+///     without the library (state in a std::array, right-hand side inlined), target <= 1.05
+///   BM_Cli_Rk4_AuditOff / BM_Rk4_IndependentOdeint_AuditOff    against Odeint on the same
+///     std::array state and right-hand side,                      target <= 1
 ///   BM_Cli_Rk4_AuditOn_Every1000 / BM_Cli_Rk4_AuditOff     command line audit,  target <= 1.10
+///   BM_Cli_Rk4_AuditRatio (counter on_over_off), BM_Cli_Rk4_OverIndependentHandLoop and
+///     _OverIndependentOdeint (counter command_line_over_reference): the same command-line
+///     ratios timed within each iteration (time_ratio), the steadier measure on a busy machine
 ///   BM_Rk4Crane_Hamilton / BM_Rk4Crane_Derived             Hamilton / Lagrange, target <= 1.5
 ///   BM_CraneDae_Maggi_Rk4 / BM_CraneDae_Rk4                Maggi / multipliers, target <= 1.0
 ///   BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep and _NoEquationCheck: the equation
@@ -37,9 +44,13 @@
 ///
 /// Library, hand loop and odeint use the same right-hand side (LagrangeSystem<Crane>, hand
 /// accelerations, Z carried) on the same time grid t_k = t0 + k h; main() checks that they end
-/// in the same state before any benchmark runs, and exits with a message if they do not.
+/// in the same state before any benchmark runs, and exits with a message if they do not. The
+/// two independent references (BM_Rk4_Independent*) use none of the library: the crane's
+/// equations written out on a std::array state, as a program written without it would; main()
+/// checks that they end where the library does, to round-off.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -65,6 +76,7 @@
 namespace {
 
 using energy_audit::benchmarks::add_min_statistic;
+using energy_audit::benchmarks::time_ratio;
 
 namespace ea = energy_audit;
 namespace odeint = boost::numeric::odeint;
@@ -287,6 +299,85 @@ BENCHMARK(BM_Rk4_HandLoop_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_mi
 void BM_Rk4_Odeint_AuditOff(benchmark::State& state) { run_odeint(state, EnergyFlow::Off); }
 BENCHMARK(BM_Rk4_Odeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
+/// The crane's right-hand side written without the library, as an independent program would:
+/// y = [x1, phi, x1', phi'] in a std::array, the accelerations of eq. 19 inlined, the parameters
+/// compile-time constants (those of CraneParameters).
+using IndependentState = std::array<double, 4>;
+
+struct IndependentCraneRates {
+  static constexpr ea::examples::CraneParameters p{};
+  void operator()(const IndependentState& y, IndependentState& dydt, double /*t*/) const {
+    const double x1 = y[0], phi = y[1], x1_dot = y[2], phi_dot = y[3];
+    const double c = std::cos(phi), sn = std::sin(phi);
+    const double delta = 4 * p.m1 + p.m2 + 3 * p.m2 * c * c;
+    dydt[0] = x1_dot;
+    dydt[1] = phi_dot;
+    dydt[2] = (-2 * p.m2 * p.l * c * phi_dot * phi_dot - 4 * p.k * x1_dot - 4 * p.s * x1 +
+               1.5 * p.m2 * p.g * std::sin(2 * phi)) /
+              delta;
+    dydt[3] = (3 * p.m2 * p.l * c * sn * phi_dot * phi_dot + 6 * sn * (p.s * x1 + p.k * x1_dot) -
+               6 * p.g * (p.m1 + p.m2) * c) /
+              (p.l * delta);
+  }
+};
+
+IndependentState independent_initial_state() {
+  constexpr ea::examples::CraneParameters p{};
+  return {p.x1_0, p.phi_0, p.x1_dot_0, p.phi_dot_0};
+}
+
+/// Classic rk4 written out on the std::array state, on the grid t_k = t0 + k h.
+IndependentState independent_hand_rk4() {
+  const IndependentCraneRates rates;
+  IndependentState y = independent_initial_state(), k1, k2, k3, k4, stage;
+  const std::size_t steps = step_count();
+  for (std::size_t k = 0; k < steps; ++k) {
+    const double t = grid_time(k, steps);
+    const double dt = grid_time(k + 1, steps) - t;
+    rates(y, k1, t);
+    for (std::size_t e = 0; e < y.size(); ++e) stage[e] = y[e] + 0.5 * dt * k1[e];
+    rates(stage, k2, t + 0.5 * dt);
+    for (std::size_t e = 0; e < y.size(); ++e) stage[e] = y[e] + 0.5 * dt * k2[e];
+    rates(stage, k3, t + 0.5 * dt);
+    for (std::size_t e = 0; e < y.size(); ++e) stage[e] = y[e] + dt * k3[e];
+    rates(stage, k4, t + dt);
+    for (std::size_t e = 0; e < y.size(); ++e) y[e] += dt / 6.0 * (k1[e] + 2.0 * k2[e] + 2.0 * k3[e] + k4[e]);
+  }
+  return y;
+}
+
+/// Boost.Odeint's classic rk4 on the same std::array state and right-hand side.
+IndependentState independent_odeint_rk4() {
+  odeint::runge_kutta4<IndependentState> stepper;
+  IndependentState y = independent_initial_state();
+  const std::size_t steps = step_count();
+  for (std::size_t k = 0; k < steps; ++k) {
+    const double t = grid_time(k, steps);
+    stepper.do_step(IndependentCraneRates{}, y, t, grid_time(k + 1, steps) - t);
+  }
+  return y;
+}
+
+template <class Run>
+void run_independent(benchmark::State& state, const Run& run) {
+  for (auto _ : state) {
+    IndependentState y = run();
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  count_steps(state);
+}
+
+void BM_Rk4_IndependentHandLoop_AuditOff(benchmark::State& state) {
+  run_independent(state, independent_hand_rk4);
+}
+BENCHMARK(BM_Rk4_IndependentHandLoop_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_Rk4_IndependentOdeint_AuditOff(benchmark::State& state) {
+  run_independent(state, independent_odeint_rk4);
+}
+BENCHMARK(BM_Rk4_IndependentOdeint_AuditOff)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
 /// `energy-audit run crane --method rk4 --step 1e-3` with --no-audit, or audited with the
 /// history of every `store_every`-th step handed to a sink (as --csv FILE --every K streams it)
 /// and the equations checked every `equation_check_every`-th step (0: --no-equation-check).
@@ -327,6 +418,39 @@ void BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep(benchmark::State& state
   run_command_line(state, true, 1000, 1);
 }
 BENCHMARK(BM_Cli_Rk4_AuditOn_Every1000_EquationCheckEveryStep)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+/// The command line's ratios timed within each iteration (time_ratio), which the machine's speed
+/// drifting between benchmarks does not move: audit on (history every 1000th step) / off, counter
+/// on_over_off; and the unaudited run over each independent reference, counter
+/// command_line_over_reference.
+void BM_Cli_Rk4_AuditRatio(benchmark::State& state) {
+  time_ratio(
+      state, [] { benchmark::DoNotOptimize(run_command_line(true, 1000).steps); },
+      [] { benchmark::DoNotOptimize(run_command_line(false, 0).steps); }, "on_over_off");
+}
+BENCHMARK(BM_Cli_Rk4_AuditRatio)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+template <class Reference>
+void command_line_over_reference(benchmark::State& state, const Reference& reference) {
+  time_ratio(
+      state, [] { benchmark::DoNotOptimize(run_command_line(false, 0).steps); },
+      [&reference] {
+        IndependentState y = reference();
+        benchmark::DoNotOptimize(y.data());
+        benchmark::ClobberMemory();
+      },
+      "command_line_over_reference");
+}
+
+void BM_Cli_Rk4_OverIndependentHandLoop(benchmark::State& state) {
+  command_line_over_reference(state, independent_hand_rk4);
+}
+BENCHMARK(BM_Cli_Rk4_OverIndependentHandLoop)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
+
+void BM_Cli_Rk4_OverIndependentOdeint(benchmark::State& state) {
+  command_line_over_reference(state, independent_odeint_rk4);
+}
+BENCHMARK(BM_Cli_Rk4_OverIndependentOdeint)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
 // ---------------------------------------------------------------------------------------------
 // (c) Automatic differentiation vs accelerations derived by hand.
@@ -659,6 +783,11 @@ bool check_same_computations() {
   odeint_rk4(odeint_off, system_off, y_odeint_off);
   ok &= check("rk4 final q, v: hand loop vs library, no Z", relative_difference(y_off, y_hand_off), 1e-12);
   ok &= check("rk4 final q, v: odeint vs library, no Z", relative_difference(y_off, y_odeint_off), 1e-12);
+  const auto as_vector = [](const IndependentState& y) { return Vector(Eigen::Map<const Vector>(y.data(), 4)); };
+  ok &= check("rk4 final q, v: independent hand loop vs library",
+              relative_difference(y_off, as_vector(independent_hand_rk4())), 1e-12);
+  ok &= check("rk4 final q, v: independent odeint vs library",
+              relative_difference(y_off, as_vector(independent_odeint_rk4())), 1e-12);
 
   // (e): the derivatives timed are the model's: ∂T/∂t, ∂V/∂t against the pendulum's hand
   // formulas, G and Ġ v + ġ of the hoisted pendulum against Φ = (x² + y² − l²) / 2 by hand.

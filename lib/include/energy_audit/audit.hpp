@@ -165,6 +165,7 @@ class Audit {
   std::size_t steps_to_next_equation_check_ = 0;
   std::size_t accepted_steps_ = 0;
   std::size_t next_output_ = 0;
+  double last_C_ = 0;  ///< C at the sample recorded last (the work ledger's)
   double C0_ = 0, max_abs_drift_ = 0, time_of_max_drift_ = 0, energy_scale_ = 0;
   double time_first_above_threshold_ = std::numeric_limits<double>::quiet_NaN();
   double time_of_fastest_growth_ = std::numeric_limits<double>::quiet_NaN();
@@ -180,7 +181,8 @@ class Audit {
   const EnergyTerms& e = sample.energy;
   // A NaN compares false: a non-finite C (or C0) makes the drift +inf for good, which fails the
   // audit, where std::max would drop the NaN. A NaN energy makes C NaN, so the scale may skip it.
-  const double drift = std::abs(sample.C() - C0_);
+  last_C_ = sample.C();
+  const double drift = std::abs(last_C_ - C0_);
   if (!(drift <= max_abs_drift_)) {
     max_abs_drift_ = std::isnan(drift) ? std::numeric_limits<double>::infinity() : drift;
     time_of_max_drift_ = sample.t;
@@ -199,8 +201,7 @@ class Audit {
   if (last_row_stored_) {
     History::make_row(sample, history_.append_row(layout_));
   } else {
-    unstored_row_.resize(layout_.row_size());
-    History::make_row(sample, unstored_row_);
+    History::make_row(sample, unstored_row_);  // sized by start()
   }
 }
 
@@ -235,9 +236,9 @@ inline bool Audit::equation_check_due() {
   return true;
 }
 
-inline void Audit::record_work(std::span<const double> force_powers, double explicit_time_power) {
-  const std::span<const double> row = last_row();
-  work_ledger_->record(row[0], force_powers, explicit_time_power, row[layout_.multiplier_offset() - 1]);  // C
+[[gnu::always_inline]] inline void Audit::record_work(std::span<const double> force_powers,
+                                                     double explicit_time_power) {
+  work_ledger_->record(t_reached_, force_powers, explicit_time_power, last_C_);
 }
 
 inline bool Audit::should_store(double t) {
@@ -302,7 +303,7 @@ class AuditObserver {
 
  private:
   /// A NamedForcesSystem's forces' powers at the step just recorded, into the work ledger.
-  void record_work(const ConstVectorRef& y, double t) const {
+  [[gnu::always_inline]] void record_work(const ConstVectorRef& y, double t) const {
     if constexpr (NamedForcesSystem<System>) {
       const auto powers = system_.named_force_powers(y, t, audit_.named_forces_check_due());
       if (!audit_.work_ledger()) audit_.open_work_ledger(system_.force_names());

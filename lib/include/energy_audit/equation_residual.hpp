@@ -12,6 +12,7 @@
 /// residual. The residual looks at one state and does not depend on the integration step.
 
 #include <cmath>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -51,8 +52,9 @@ EquationResidual residual_of(const LagrangeEquationTerms<n>& terms, const Vector
     term_sizes[i] = std::abs(terms.inertia[i]) + std::abs(terms.forces[i]) + std::abs(terms.lagrangian_gradient[i]) +
                     std::abs(terms.convective[i]) + std::abs(constraint_force[i]);
   }
-  return {error.cwiseAbs().template maxCoeff<Eigen::PropagateNaN>(),
-          term_sizes.template maxCoeff<Eigen::PropagateNaN>(), error.cwiseAbs()};
+  Vector coordinates = error.cwiseAbs();
+  const double residual = coordinates.template maxCoeff<Eigen::PropagateNaN>();
+  return {residual, term_sizes.template maxCoeff<Eigen::PropagateNaN>(), std::move(coordinates)};
 }
 
 }  // namespace detail

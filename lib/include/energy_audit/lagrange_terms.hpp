@@ -42,8 +42,8 @@ namespace detail {
 /// not the nested Dual products it calls, and the crane's derived accelerations take twice as
 /// long.
 template <LagrangeModel M>
-LagrangeTerms<M::dofs> evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
-                              double t) {
+LagrangeTerms<M::dofs> evaluate_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                               const VectorN<double, M::dofs>& v, double t) {
   constexpr int n = M::dofs;
   // Second derivatives by nested forward mode. Inner derivatives: ∂/∂v. Outer directions: e_j
   // in v (j < n), then the total time derivative at fixed v (q̇ = v, ṫ = 1). Differentiating
@@ -104,8 +104,8 @@ EA_FLATTEN LagrangeTerms<M::dofs> nested_forward_lagrange_terms(const M& model, 
 /// each v_i the adjoint ∂L/∂v_i = ∂T/∂v_i with its tangents: the convective term and row i of M;
 /// each q_i the adjoint ∂L/∂q_i. The tape is the thread's (thread_tape()).
 template <LagrangeModel M>
-LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
-                           double t) {
+LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
+                                            const VectorN<double, M::dofs>& v, double t) {
   constexpr int n = M::dofs;
   constexpr int time_direction = 0;
   const auto velocity_direction = [](int j) { return j + 1; };

@@ -8,7 +8,6 @@
 /// The audit keeps one for a system whose model names its forces (named_forces.hpp);
 /// history_work_ledger.hpp makes one from stored rows.
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -46,46 +45,50 @@ inline constexpr double default_suspect_correlation = 0.99;
 class WorkLedger {
  public:
   explicit WorkLedger(std::vector<std::string> force_names, bool keep_residual_power = true)
-      : names_(std::move(force_names)), works_(names_.size(), 0.0), previous_powers_(names_.size(), 0.0),
-        residual_times_force_(names_.size(), 0.0), force_squared_(names_.size(), 0.0),
-        keep_residual_power_(keep_residual_power) {}
+      : names_(std::move(force_names)), sums_(names_.size()), keep_residual_power_(keep_residual_power) {}
 
   /// One accepted step, in order of time: the power vᵀ f_k of each named force, ∂T/∂t − ∂V/∂t,
-  /// and the control function C there.
-  void record(double t, std::span<const double> force_powers, double explicit_time_power, double C) {
-    if (force_powers.size() != names_.size()) {
-      throw InvalidArgument("the work ledger names " + std::to_string(names_.size()) + " forces; a step gave " +
-                            std::to_string(force_powers.size()) + " powers");
-    }
+  /// and the control function C there. Inline: the audit feeds it at every step.
+  [[gnu::always_inline]] void record(double t, std::span<const double> force_powers,
+                                     double explicit_time_power, double C) {
+    if (force_powers.size() != sums_.size()) throw_power_count_mismatch(force_powers.size());
     if (steps_ > 0) {
       const double h = t - previous_t_;
       const double residual = h > 0 ? (C - previous_C_) / h : 0.0;
-      for (std::size_t k = 0; k < names_.size(); ++k) {
-        const double mean = 0.5 * (previous_powers_[k] + force_powers[k]);
-        works_[k] += h * mean;
-        residual_times_force_[k] += h * residual * mean;
-        force_squared_[k] += h * mean * mean;
+      for (std::size_t k = 0; k < sums_.size(); ++k) {
+        ForceSums& f = sums_[k];
+        const double mean = 0.5 * (f.previous_power + force_powers[k]);
+        f.work += h * mean;
+        f.residual_times_force += h * residual * mean;
+        f.force_squared += h * mean * mean;
+        f.previous_power = force_powers[k];
       }
       residual_squared_ += h * residual * residual;
       explicit_time_work_ += 0.5 * h * (previous_explicit_power_ + explicit_time_power);
       if (keep_residual_power_ && h > 0) residual_power_.push_back({previous_t_ + 0.5 * h, residual});
     } else {
       C0_ = C;
+      for (std::size_t k = 0; k < sums_.size(); ++k) sums_[k].previous_power = force_powers[k];
     }
     ++steps_;
     previous_t_ = t;
     previous_C_ = C;
     previous_explicit_power_ = explicit_time_power;
-    std::copy(force_powers.begin(), force_powers.end(), previous_powers_.begin());
   }
 
   const std::vector<std::string>& force_names() const { return names_; }
-  const std::vector<double>& works() const { return works_; }  ///< W_k [J], in the order of force_names()
+  /// W_k [J], in the order of force_names().
+  std::vector<double> works() const {
+    std::vector<double> works;
+    works.reserve(sums_.size());
+    for (const ForceSums& f : sums_) works.push_back(f.work);
+    return works;
+  }
   double explicit_time_work() const { return explicit_time_work_; }  ///< ∫ (∂T/∂t − ∂V/∂t) dt [J]
   /// W_explicit − Σ W_k: the ledger's account of Z [J].
   double ledger_Z() const {
     double sum = explicit_time_work_;
-    for (const double w : works_) sum -= w;
+    for (const ForceSums& f : sums_) sum -= f.work;
     return sum;
   }
   /// C(last step) − C(first step) [J]: the work the energies and the ledger leave unexplained.
@@ -99,7 +102,7 @@ class WorkLedger {
   std::optional<SuspectForce> suspect(double min_correlation = default_suspect_correlation) const {
     std::optional<SuspectForce> best;
     for (std::size_t k = 0; k < names_.size(); ++k) {
-      const double rp = residual_times_force_[k], pp = force_squared_[k];
+      const double rp = sums_[k].residual_times_force, pp = sums_[k].force_squared;
       if (!(residual_squared_ > 0 && pp > 0)) continue;
       const double correlation = rp / std::sqrt(residual_squared_ * pp);
       if (std::abs(correlation) >= min_correlation && (!best || std::abs(correlation) > std::abs(best->correlation))) {
@@ -111,10 +114,21 @@ class WorkLedger {
 
  private:
   std::vector<std::string> names_;
-  std::vector<double> works_;
-  std::vector<double> previous_powers_;
-  std::vector<double> residual_times_force_, force_squared_;  ///< Σ h r p_k and Σ h p_k², per force
-  double residual_squared_ = 0;                               ///< Σ h r²
+  /// What the ledger keeps of one named force, together: the step touches all of it.
+  struct ForceSums {
+    double previous_power = 0;        ///< p_k at the step before
+    double work = 0;                  ///< W_k
+    double residual_times_force = 0;  ///< Σ h r p_k
+    double force_squared = 0;         ///< Σ h p_k²
+  };
+
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void throw_power_count_mismatch(std::size_t powers) const {
+    throw InvalidArgument("the work ledger names " + std::to_string(names_.size()) + " forces; a step gave " +
+                          std::to_string(powers) + " powers");
+  }
+
+  std::vector<ForceSums> sums_;
+  double residual_squared_ = 0;  ///< Σ h r²
   std::vector<ResidualPower> residual_power_;
   bool keep_residual_power_;
   double explicit_time_work_ = 0, previous_explicit_power_ = 0;
