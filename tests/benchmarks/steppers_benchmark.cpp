@@ -358,13 +358,17 @@ IndependentState independent_odeint_rk4() {
   return y;
 }
 
+/// One run of an independent reference, its final state kept from the optimizer.
+template <class Run>
+void run_reference_once(const Run& run) {
+  IndependentState y = run();
+  benchmark::DoNotOptimize(y.data());
+  benchmark::ClobberMemory();
+}
+
 template <class Run>
 void run_independent(benchmark::State& state, const Run& run) {
-  for (auto _ : state) {
-    IndependentState y = run();
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
+  for (auto _ : state) run_reference_once(run);
   count_steps(state);
 }
 
@@ -434,11 +438,7 @@ template <class Reference>
 void command_line_over_reference(benchmark::State& state, const Reference& reference) {
   time_ratio(
       state, [] { benchmark::DoNotOptimize(run_command_line(false, 0).steps); },
-      [&reference] {
-        IndependentState y = reference();
-        benchmark::DoNotOptimize(y.data());
-        benchmark::ClobberMemory();
-      },
+      [&reference] { run_reference_once(reference); },
       "command_line_over_reference");
 }
 
