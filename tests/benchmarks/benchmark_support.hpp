@@ -1,14 +1,18 @@
 #pragma once
-// What the benchmark programs share: the min statistic, ratios timed within each iteration and
-// a main() that refuses to time computations that do not agree.
+// What the benchmark programs share: the min statistic, ratios timed within each iteration, the
+// floor of the audit's cost (DriftOnly) and a main() that refuses to time computations that do
+// not agree.
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include <benchmark/benchmark.h>
+
+#include <energy_audit/types.hpp>
 
 namespace energy_audit::benchmarks {
 
@@ -39,6 +43,26 @@ void time_ratio(benchmark::State& state, const RunA& run_a, const RunB& run_b, c
   }
   state.counters[ratio_name] = std::chrono::duration<double>(time_a) / std::chrono::duration<double>(time_b);
 }
+
+/// The least any audit must do at every step: δ_C's numerator, sup |C − C(t0)|, from the sample
+/// of the first stage (Z carried, T and V evaluated with the accelerations). An observer for
+/// integrate_const, like AuditObserver but keeping one number: no Audit, no energy scale, no rows.
+template <class System>
+struct DriftOnly {
+  const System& system;
+  double C0 = 0, max_abs_drift = 0;
+  bool started = false;
+
+  void operator()(const ConstVectorRef& y, double t) { keep(system.sample(y, t).C()); }
+  void evaluate_and_observe(const Vector& y, Vector& dydt, double t) {
+    keep(system.rates_and_sample(y, dydt, t).C());
+  }
+  void keep(double C) {
+    if (!started) C0 = C;
+    started = true;
+    max_abs_drift = std::max(max_abs_drift, std::abs(C - C0));
+  }
+};
 
 /// Runs the benchmarks after `same_computations()` has confirmed that the compared runs agree.
 inline int run_checked_benchmarks(int argc, char** argv, const char* program, bool (*same_computations)()) {

@@ -76,6 +76,7 @@
 namespace {
 
 using energy_audit::benchmarks::add_min_statistic;
+using energy_audit::benchmarks::DriftOnly;
 using energy_audit::benchmarks::time_ratio;
 
 namespace ea = energy_audit;
@@ -211,24 +212,6 @@ void BM_Rk4Crane_AuditOn_StoreNone(benchmark::State& state) {
 }
 BENCHMARK(BM_Rk4Crane_AuditOn_StoreNone)->Unit(benchmark::kMicrosecond)->Apply(add_min_statistic);
 
-/// The least any audit must do at every step: δ_C's numerator, sup |C − C(t0)|, from the sample
-/// of the first stage. An observer for integrate_const, like AuditObserver but keeping one number.
-struct DriftOnly {
-  const System& system;
-  double C0 = 0, max_abs_drift = 0;
-  bool started = false;
-
-  void operator()(const ea::ConstVectorRef& y, double t) { keep(system.sample(y, t).C()); }
-  void evaluate_and_observe(const Vector& y, Vector& dydt, double t) {
-    keep(system.rates_and_sample(y, dydt, t).C());
-  }
-  void keep(double C) {
-    if (!started) C0 = C;
-    started = true;
-    max_abs_drift = std::max(max_abs_drift, std::abs(C - C0));
-  }
-};
-
 void BM_Rk4Crane_DriftOnly(benchmark::State& state) {
   const System system = make_system(AccelerationSource::Hand, EnergyFlow::Carried);
   const Vector y0 = initial_state(system);
@@ -236,7 +219,7 @@ void BM_Rk4Crane_DriftOnly(benchmark::State& state) {
   ea::FixedStepper stepper(ea::methods::Rk4{});
   for (auto _ : state) {
     y = y0;
-    DriftOnly drift{system};
+    DriftOnly<System> drift{system};
     ea::IntegrationResult result = ea::integrate_const(stepper, system, y, t0, t1, h, drift);
     benchmark::DoNotOptimize(result);
     benchmark::DoNotOptimize(drift.max_abs_drift);
