@@ -21,7 +21,8 @@
  * |x_i| and x_0 at 10 output times, and the solver's counters at
  * the end.
  *
- *    chain_cvode_mpi [--states N] [--t-end T] [--no-audit] [--report]
+ *    chain_cvode_mpi [--states N] [--t-end T] [--no-audit]
+ *                    [--flow-on-interpolant] [--report]
  *
  * --states: the number of states 2n (even, default 1000000);
  * --t-end: the final time (default 1); --report: the time of the
@@ -33,7 +34,11 @@
  * kinetic and potential energy and of the dampers' power, the audit
  * sums the shares across the ranks (drop_in_mpi.h) and checks that
  * C = T + V + Z stays constant along the computed solution; the
- * program exits with 1 when it does not. With --no-audit the program
+ * program exits with 1 when it does not. T is declared quadratic in
+ * the velocities (evaluated once per step), and CVODES integrates
+ * the dampers' power as a quadrature (once per step), where
+ * --flow-on-interpolant has the audit integrate it by Gauss-Legendre
+ * on CVODE's interpolant (four interpolations of the state a step). With --no-audit the program
  * calls CVode itself: the same steps and, on stdout, the same output
  * save the audit's lines. Compiled with -DWRONG_SIGN, the ground
  * dampers' force has the wrong sign (they feed the motion instead
@@ -103,7 +108,8 @@ static void ExchangeEnds(const sunrealtype *x, UserData d, sunrealtype *left, su
 
 /* Set-up, output and error checks */
 
-static int ParseArguments(int argc, char *argv[], long long *states, sunrealtype *tend, int *audited, int *report);
+static int ParseArguments(int argc, char *argv[], long long *states, sunrealtype *tend, int *audited, int *report,
+                          int *on_interpolant);
 static void SetInitialState(N_Vector y, UserData d);
 static void PrintOutput(sunrealtype t, N_Vector y, UserData d);
 static void PrintFinalStats(void *cvode_mem);
@@ -141,7 +147,7 @@ int main(int argc, char *argv[])
   N_Vector y;
   SUNLinearSolver LS;
   void *cvode_mem;
-  int retval, iout, audited, report, passed;
+  int retval, iout, audited, report, on_interpolant, passed;
   long long states;
   double started;
   UserData data;
@@ -161,7 +167,7 @@ int main(int argc, char *argv[])
   MPI_Comm_size(comm, &data->npes);
   MPI_Comm_rank(comm, &data->my_pe);
 
-  retval = ParseArguments(argc, argv, &states, &tend, &audited, &report);
+  retval = ParseArguments(argc, argv, &states, &tend, &audited, &report, &on_interpolant);
   if (retval == 0 && states / 2 < data->npes) {
     if (data->my_pe == 0)
       fprintf(stderr, "chain_cvode_mpi: --states %lld gives fewer masses than the %d ranks\n", states, data->npes);
@@ -225,6 +231,8 @@ int main(int argc, char *argv[])
 
   EaCvodeAudit *audit = audited ? ea_cvode_audit_create((int)data->local, T, V, P, data, 1.0e-3) : NULL; /* energy audit */
   if (audit != NULL) ea_cvode_audit_set_share_sum(audit, ea_sum_over_ranks, &data->comm);                /* energy audit */
+  if (audit != NULL) ea_cvode_audit_declare_quadratic_kinetic_energy(audit);                             /* energy audit */
+  if (audit != NULL && !on_interpolant) ea_cvode_audit_integrate_flow_as_quadrature(audit);               /* energy audit */
 
   /* Integrate to each of the NOUT output times and print there; stop early if CVode fails */
   started = MPI_Wtime();
@@ -312,16 +320,19 @@ static void ExchangeEnds(const sunrealtype *x, UserData d, sunrealtype *left, su
 /* Reads the options; prints a one-line error on rank 0 and returns 2
    for a bad one */
 
-static int ParseArguments(int argc, char *argv[], long long *states, sunrealtype *tend, int *audited, int *report)
+static int ParseArguments(int argc, char *argv[], long long *states, sunrealtype *tend, int *audited, int *report,
+                          int *on_interpolant)
 {
   int k, my_pe;
   char *end;
 
   MPI_Comm_rank(MPI_COMM_WORLD, &my_pe);
-  *states = STATES; *tend = TEND; *audited = 1; *report = 0;
+  *states = STATES; *tend = TEND; *audited = 1; *report = 0; *on_interpolant = 0;
   for (k = 1; k < argc; k++) {
     if (strcmp(argv[k], "--no-audit") == 0) {
       *audited = 0;
+    } else if (strcmp(argv[k], "--flow-on-interpolant") == 0) {
+      *on_interpolant = 1;
     } else if (strcmp(argv[k], "--report") == 0) {
       *report = 1;
     } else if (strcmp(argv[k], "--states") == 0 && k + 1 < argc) {
@@ -338,7 +349,7 @@ static int ParseArguments(int argc, char *argv[], long long *states, sunrealtype
       }
     } else {
       if (my_pe == 0) fprintf(stderr, "chain_cvode_mpi: unknown or incomplete option '%s' "
-                              "(--states N, --t-end T, --no-audit, --report)\n", argv[k]);
+                              "(--states N, --t-end T, --no-audit, --flow-on-interpolant, --report)\n", argv[k]);
       return(2);
     }
   }

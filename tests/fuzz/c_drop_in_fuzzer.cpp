@@ -200,12 +200,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         CVodeGetCurrentTime(cvode_mem, &t);
         CVodeReInit(cvode_mem, t, y);
         break;
-      case 5: {  // energy rates or a share sum, allowed only before the first audited call
-        const int flag =
-            in.ConsumeBool()
-                ? ea_cvode_audit_set_energy_rates(audit, in.ConsumeBool() ? kinetic_rate : nullptr,
-                                                  in.ConsumeBool() ? potential_rate : nullptr)
-                : ea_cvode_audit_set_share_sum(audit, in.ConsumeBool() ? single_rank_sum : nullptr, nullptr);
+      case 5: {  // energy rates, a share sum, Z as CVODES' quadrature or T declared quadratic, allowed
+                 // only before the first audited call
+        int flag = 0;
+        switch (in.ConsumeIntegralInRange(0, 3)) {
+          case 0:
+            flag = ea_cvode_audit_set_energy_rates(audit, in.ConsumeBool() ? kinetic_rate : nullptr,
+                                                   in.ConsumeBool() ? potential_rate : nullptr);
+            break;
+          case 1:
+            flag = ea_cvode_audit_set_share_sum(audit, in.ConsumeBool() ? single_rank_sum : nullptr, nullptr);
+            break;
+          case 2:
+            flag = ea_cvode_audit_integrate_flow_as_quadrature(audit);
+            break;
+          default:
+            flag = ea_cvode_audit_declare_quadratic_kinetic_energy(audit);
+        }
         require(flag == EA_AUDIT_SUCCESS || is_error_code(flag), "a set function returned an unknown code");
         break;
       }

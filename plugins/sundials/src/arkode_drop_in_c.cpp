@@ -30,6 +30,10 @@ EaArkodeAudit* ea_arkode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPot
                                               threshold);
 }
 
+int ea_arkode_audit_declare_quadratic_kinetic_energy(EaArkodeAudit* audit) {
+  return detail::declare_quadratic_kinetic_energy(audit);
+}
+
 int ea_arkode_audit_set_energy_rates(EaArkodeAudit* audit, EaPowerFn kinetic_rate,
                                      EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaArkodeAudit& handle) {

@@ -37,9 +37,11 @@ struct CAuditHandle {
   EaShareSumFn share_sum = nullptr;
   void* share_context = nullptr;
   std::vector<std::pair<std::string, EaPowerFn>> named_powers;
+  bool quadratic_kinetic_energy = false;  // DropInEnergies::kinetic_energy_is_quadratic
   void* user_data = nullptr;
   std::optional<AuditType> audit;  // absent when created with bad arguments
   bool called = false;             // the solve function was called: the energies are fixed
+  bool flow_as_quadrature = false;  // Z as the solver's quadrature (CvodeAudit only)
   std::string last_error;
   std::string diagnosis;
 
@@ -77,6 +79,7 @@ struct CAuditHandle {
                                   return f(q, v, t, data);
                                 }});
     }
+    e.kinetic_energy_is_quadratic = quadratic_kinetic_energy;
     if (share_sum != nullptr) {
       e.sum_shares = [f = share_sum, context = share_context](double* values, int count) {
         f(values, count, context);
@@ -89,6 +92,9 @@ struct CAuditHandle {
   int build() {
     try {
       audit.emplace(dofs, energies(), threshold);
+      if constexpr (requires(AuditType& a) { a.integrate_flow_as_quadrature(); }) {
+        if (flow_as_quadrature) audit->integrate_flow_as_quadrature();
+      }
       last_error.clear();
       return EA_AUDIT_SUCCESS;
     } catch (const std::exception& e) {
@@ -158,6 +164,13 @@ int set_functions(Handle* handle, const char* function, Assign&& assign) {
     assign(*handle);
     return handle->build();
   });
+}
+
+/// Declares T quadratic in v (DropInEnergies::kinetic_energy_is_quadratic) before the first solve call.
+template <class Handle>
+int declare_quadratic_kinetic_energy(Handle* handle) {
+  return set_functions(handle, "declare_quadratic_kinetic_energy",
+                       [](Handle& h) { h.quadratic_kinetic_energy = true; });
 }
 
 /// Adds a named power term (DropInEnergies::named_powers) before the first solve call.

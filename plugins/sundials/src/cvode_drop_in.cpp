@@ -1,5 +1,7 @@
 #include "energy_audit/sundials/cvode_drop_in.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,6 +45,32 @@ struct CvodeCalls {
   /// CV_NORMAL's output at t: CVodeGetDky, as CVode itself interpolates.
   static int output(void* memory, sunrealtype t, detail::SolverOutput out) { return CVodeGetDky(memory, t, 0, out.y); }
   static int set_stop_time(void* memory, sunrealtype t) { return CVodeSetStopTime(memory, t); }
+  /// Whether CVODES integrates a quadrature on this solver. CVODES' quadrature getters report an
+  /// error (printed by its error handler) on a solver without one; its statistics list the
+  /// quadrature's only when there is one, so they are read instead, into memory.
+  static bool has_quadrature(void* memory) {
+    char* text = nullptr;
+    std::size_t size = 0;
+    FILE* stats = open_memstream(&text, &size);
+    if (stats == nullptr) throw Error("CvodeAudit: open_memstream failed; CVODES' statistics cannot be read");
+    const int flag = CVodePrintAllStats(memory, stats, SUN_OUTPUTFORMAT_TABLE);
+    std::fclose(stats);
+    const bool found =
+        flag == CV_SUCCESS && std::string_view(text, size).find("Quad") != std::string_view::npos;
+    std::free(text);
+    check_cvode(flag, "CVodePrintAllStats");
+    return found;
+  }
+  /// The quadrature from `zero`, outside CVODES' error test (its default): the steps stay those of
+  /// the program.
+  static int start_quadrature(void* memory, detail::QuadratureRhs rates, N_Vector zero) {
+    return CVodeQuadInit(memory, rates, zero);
+  }
+  static int restart_quadrature(void* memory, N_Vector zero) { return CVodeQuadReInit(memory, zero); }
+  static int quadrature_at(void* memory, sunrealtype t, N_Vector out) {
+    return CVodeGetQuadDky(memory, t, 0, out);
+  }
+  static constexpr const char* quadrature_name = "CVodeGetQuadDky";
   static std::string flag_name(int flag) { return cvode_flag_name(flag); }
 };
 
@@ -96,6 +124,14 @@ void CvodeAudit::set_equation_threshold(double threshold) {
   }
   s.audit = Audit(AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
 }
+void CvodeAudit::integrate_flow_as_quadrature() {
+  State& s = state();
+  if (s.audit.accepted_steps() > 0) {
+    throw InvalidArgument("CvodeAudit: choose Z as CVODES' quadrature before the first CVode call");
+  }
+  s.solver_quadrature = true;
+}
+bool CvodeAudit::integrates_flow_as_quadrature() const { return state().solver_quadrature; }
 bool CvodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
 std::string CvodeAudit::diagnosis() const { return state().diagnosis(); }
 long CvodeAudit::audited_steps() const { return state().audited; }

@@ -16,6 +16,10 @@ EaCvodeAudit* ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPoten
                                              threshold);
 }
 
+int ea_cvode_audit_declare_quadratic_kinetic_energy(EaCvodeAudit* audit) {
+  return detail::declare_quadratic_kinetic_energy(audit);
+}
+
 int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaPowerFn kinetic_rate,
                                     EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaCvodeAudit& handle) {
@@ -35,6 +39,11 @@ int ea_cvode_audit_set_share_sum(EaCvodeAudit* audit, EaShareSumFn sum, void* co
     handle.share_sum = sum;
     handle.share_context = context;
   });
+}
+
+int ea_cvode_audit_integrate_flow_as_quadrature(EaCvodeAudit* audit) {
+  return detail::set_functions(audit, "integrate_flow_as_quadrature",
+                               [](EaCvodeAudit& handle) { handle.flow_as_quadrature = true; });
 }
 
 int ea_cvode_audit(EaCvodeAudit* audit, void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,

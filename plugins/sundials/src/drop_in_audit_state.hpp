@@ -16,10 +16,13 @@
 #include <energy_audit/audit.hpp>
 #include <energy_audit/energy_terms.hpp>
 #include <energy_audit/error.hpp>
+#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nvector/nvector_serial.h>
 
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
 #include "energy_audit/sundials/drop_in_step.hpp"
@@ -60,6 +63,22 @@ concept SolverCalls = requires(const Calls calls, void* memory, sunrealtype t, i
   { calls.solve_name } -> std::convertible_to<const char*>;        // "CVode"
   { Calls::solver_name } -> std::convertible_to<const char*>;      // "CVODE"
   { calls.interpolate_name } -> std::convertible_to<const char*>;  // "CVodeGetDky"
+};
+
+/// The right-hand side of a solver's quadrature (CVODES' CVQuadRhsFn).
+using QuadratureRhs = int (*)(sunrealtype t, N_Vector y, N_Vector rates, void* user_data);
+
+/// A solver that integrates quadratures of its own (CVODES): Z may be one of them, integrated
+/// with the solver's steps from one evaluation of Ż per step. `has_quadrature` says whether the
+/// solver has a quadrature set up; `quadrature_at` writes its value at t in the last step.
+template <class Calls>
+concept QuadratureCalls =
+    SolverCalls<Calls> && requires(void* memory, QuadratureRhs rhs, sunrealtype t, N_Vector v) {
+  { Calls::has_quadrature(memory) } -> std::same_as<bool>;
+  { Calls::start_quadrature(memory, rhs, v) } -> std::same_as<int>;
+  { Calls::restart_quadrature(memory, v) } -> std::same_as<int>;
+  { Calls::quadrature_at(memory, t, v) } -> std::same_as<int>;
+  { Calls::quadrature_name } -> std::convertible_to<const char*>;  // "CVodeGetQuadDky"
 };
 
 // 4-point Gauss–Legendre rule on [-1, 1]: exact for polynomials of degree 7.
@@ -103,25 +122,42 @@ class DropInAuditState {
   DropInStep last;
   /// W_k of each named power term (DropInEnergies::named_powers), in their order [J].
   std::vector<double> works;
+  /// Z and the works as the solver's own quadrature (QuadratureCalls) instead of by Gauss–Legendre
+  /// on its interpolant; set before the first solve call.
+  bool solver_quadrature = false;
 
   /// The program's solve call, audited; the arguments were checked by the caller.
   int solve(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask) {
-    const NVector scratch = scratch_like(out.y);
+    check_state(out.y);
+    Scratch scratch(out.y);
+    NVector quadrature_vector;
+    if (solver_quadrature) {
+      quadrature_vector = NVector(N_VNew_Serial(static_cast<sunindextype>(1 + works.size()), out.y->sunctx));
+      if (!quadrature_vector) throw Error("N_VNew_Serial could not make the audit's quadrature vector");
+      quadrature = quadrature_vector.get();
+    }
+    // Ż for the solver's quadrature comes from this audit while this call lasts.
+    struct Integrating {
+      DropInAuditState* previous = integrating;
+      explicit Integrating(DropInAuditState* self) { integrating = self; }
+      ~Integrating() { integrating = previous; }
+    } integrating_here{this};
     if (zero_v.empty()) {  // sized once the state is known to hold [q, v]: dofs alone may be any int
       minus_v.resize(static_cast<std::size_t>(dofs));
       zero_v.assign(static_cast<std::size_t>(dofs), 0.0);
     }
     NVector derivative_vector;
     if (energies.equation_residual) {
-      derivative_vector = scratch_like(out.y);
+      derivative_vector = clone(out.y);
       derivative = derivative_vector.get();
     }
     // Forgets the scratch vector however this call ends: none is kept between calls.
     struct Forget {
       N_Vector& vector;
-      ~Forget() { vector = nullptr; }
-    } forget{derivative};
-    synchronize(memory, scratch.get());
+      N_Vector& quadrature;
+      ~Forget() { vector = quadrature = nullptr; }
+    } forget{derivative, quadrature};
+    synchronize(memory, scratch);
     int flag = 0;
     if (root_pending) {
       if (itask == Calls::normal && (t_root - tout) * calls.last_step(memory) > 0) {
@@ -131,12 +167,12 @@ class DropInAuditState {
         flag = output(memory, t_root, out, tret, Calls::root_return);
       }
     } else if (itask == Calls::one_step) {
-      flag = call(memory, tout, out, tret, Calls::one_step, scratch.get());
+      flag = call(memory, tout, out, tret, Calls::one_step, scratch);
     } else {
-      flag = normal(memory, tout, out, tret, scratch.get());
+      flag = normal(memory, tout, out, tret, scratch);
     }
     if (flag >= 0) {
-      note_return(memory, *tret, scratch.get());
+      note_return(memory, *tret, scratch);
     } else if (failure_flag == 0) {
       failure_flag = flag;
     }
@@ -166,6 +202,14 @@ class DropInAuditState {
     describe(missing_potential_rate,
              "V changes with t at fixed q but no potential_energy_rate (dV/dt) was given");
     if (!line.empty()) line += ": Z misses that power, so delta_C is not judged";
+    if (not_quadratic.seen) {
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "%sT was declared quadratic in v (kinetic_energy_is_quadratic) but has T1 = %.3g J, "
+                    "T0 = %.3g J at t = %.6g; T is split at every state from there",
+                    line.empty() ? "" : "; ", not_quadratic.T1, not_quadratic.T0, not_quadratic.t);
+      line += text;
+    }
     return line;
   }
 
@@ -227,11 +271,33 @@ class DropInAuditState {
     double rate = 0, t = 0;
   };
   MissingRate missing_kinetic_rate, missing_potential_rate;
+  // T declared quadratic in v (DropInEnergies::kinetic_energy_is_quadratic) but found with a T1 or
+  // a T0 beyond round-off at one of the first states: T is split at every state from there.
+  struct NotQuadratic {
+    bool seen = false;
+    double T1 = 0, T0 = 0, t = 0;
+  };
+  NotQuadratic not_quadratic;
+  int split_states = 0;  // states whose T was split
   int time_dependence_checks = 0;  // states checked so far, up to time_dependence_checked_states
   N_Vector derivative = nullptr;   // y' at a step's end for the equation check, during one call
 
-  /// The states at which T and V without a given rate are checked for a dependence on t.
+  // With solver_quadrature: the solver whose quadrature integrates this rank's shares of Ż and of
+  // the named powers, from 0 at its (re)start, where Z and the works were Z_origin and
+  // works_origin; the quadrature's value (during one call); an exception from an energy function
+  // inside the solver, rethrown once the solver has returned; the audit whose solve call is under
+  // way on this thread, which the quadrature's right-hand side serves.
+  void* quadrature_memory = nullptr;
+  double Z_origin = 0;
+  std::vector<double> works_origin, quadrature_values;
+  N_Vector quadrature = nullptr;
+  std::exception_ptr quadrature_failure;
+  static inline thread_local DropInAuditState* integrating = nullptr;
+
+  /// The states at which T and V without a given rate are checked for a dependence on t, and a T
+  /// declared quadratic in v is split all the same.
   static constexpr int time_dependence_checked_states = 4;
+  static constexpr int checked_states = time_dependence_checked_states;
 
   void check(int flag, const char* function, double t) const {
     if (flag < 0) throw SolverError(function, flag, calls.flag_name(flag), {}, t);
@@ -241,8 +307,8 @@ class DropInAuditState {
     check(calls.interpolate(memory, t, order, out), calls.interpolate_name, t);
   }
 
-  /// A scratch vector like the state for interpolation, owned for one call only.
-  NVector scratch_like(N_Vector state) const {
+  /// Checks that the solver's state holds [q, v] (and the multipliers) in data the audit can read.
+  void check_state(N_Vector state) const {
     const sunindextype length = N_VGetLength(state);
     const sunindextype needed = 2 * static_cast<sunindextype>(dofs) + (energies.constraint_power ? 1 : 0);
     if (length < needed) {
@@ -252,14 +318,35 @@ class DropInAuditState {
                             (energies.constraint_power ? ", multipliers" : "") + "], at least " +
                             std::to_string(needed));
     }
-    NVector scratch(N_VClone(state));
-    if (!scratch) throw Error("N_VClone could not make a scratch vector for the audit");
-    if (N_VGetArrayPointer(scratch.get()) == nullptr) {
+    if (N_VGetArrayPointer(state) == nullptr) {
       throw InvalidArgument(
           "the audit needs an N_Vector whose data N_VGetArrayPointer exposes (serial, OpenMP, pthreads)");
     }
-    return scratch;
   }
+
+  /// A vector like the state, owned for one call only.
+  static NVector clone(N_Vector state) {
+    NVector vector(N_VClone(state));
+    if (!vector) throw Error("N_VClone could not make a scratch vector for the audit");
+    return vector;
+  }
+
+  /// A vector like the state for interpolation, made on its first use in a call: with Z as the
+  /// solver's quadrature most calls need none.
+  class Scratch {
+   public:
+    explicit Scratch(N_Vector state) : state_(state) {}
+    N_Vector vector() {
+      if (!owned_) owned_ = clone(state_);
+      return owned_.get();
+    }
+    /// Frees the vector until its next use.
+    void release() { owned_.reset(); }
+
+   private:
+    N_Vector state_;
+    NVector owned_;
+  };
 
   /// Sums values across the ranks when the state is spread over them (sum_shares).
   void sum_shares(double* values, int count) const {
@@ -267,6 +354,15 @@ class DropInAuditState {
   }
 
   EnergyTerms energy_terms(const double* q, const double* v, double t) {
+    // T declared quadratic in v (T = T2): split only at the first states, which check the claim.
+    if (energies.kinetic_energy_is_quadratic && !not_quadratic.seen && split_states >= checked_states) {
+      double shares[2] = {energies.kinetic_energy(q, v, t), energies.potential_energy(q, t)};
+      sum_shares(shares, 2);
+      EnergyTerms e = split_kinetic_energy(shares[0], shares[0], 0.0);
+      e.V = shares[1];
+      return e;
+    }
+    ++split_states;
     for (int i = 0; i < dofs; ++i) minus_v[static_cast<std::size_t>(i)] = -v[i];
     // T(q, v), T(q, −v), T(q, 0) and V: this rank's shares, summed before the split.
     double shares[4] = {energies.kinetic_energy(q, v, t), energies.kinetic_energy(q, minus_v.data(), t),
@@ -274,6 +370,11 @@ class DropInAuditState {
     sum_shares(shares, 4);
     EnergyTerms e = split_kinetic_energy(shares[0], shares[1], shares[2]);
     e.V = shares[3];
+    if (energies.kinetic_energy_is_quadratic && !not_quadratic.seen) {
+      const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
+                                std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+      if (std::abs(e.T1) > resolution || std::abs(e.T0) > resolution) not_quadratic = {true, e.T1, e.T0, t};
+    }
     return e;
   }
 
@@ -332,8 +433,10 @@ class DropInAuditState {
     const double* v = data + dofs;
     const EnergyTerms e = energy_terms(q, v, t);
     if (time_dependence_checks < time_dependence_checked_states) check_time_dependence(q, v, t, e);
-    const Eigen::Map<const Vector> q_view(q, dofs), v_view(v, dofs);
-    audit.record(EnergySample{t, q_view, v_view, e, Z});
+    // No row is read back (store_every = 0): the sample goes without q and v, which the row
+    // would copy at every step, a pass over the whole state.
+    const Eigen::Map<const Vector> no_coordinates(q, 0);
+    audit.record(EnergySample{t, no_coordinates, no_coordinates, e, Z});
     last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
     // The sample just recorded ends audited step `audited + 1`, or is the start (step 0).
     if (first_step_above_threshold < 0 && !std::isnan(audit.time_first_above_threshold())) {
@@ -343,15 +446,15 @@ class DropInAuditState {
 
   /// ∫ Ż dt from a to b, both in the last step, by Gauss–Legendre on the solver's interpolant;
   /// each named power's integral over the same nodes goes to step_works.
-  double flow_integral(void* memory, double a, double b, N_Vector scratch) {
+  double flow_integral(void* memory, double a, double b, Scratch& scratch) {
     const double t_mid = 0.5 * (a + b), half = 0.5 * (b - a);
-    const double* data = N_VGetArrayPointer(scratch);
+    const double* data = N_VGetArrayPointer(scratch.vector());
     constexpr std::size_t nodes = gauss_nodes.size();
     const std::size_t terms = energies.named_powers.size();
     node_values.assign(nodes * (1 + terms), 0.0);  // this rank's shares, summed in one call
     for (std::size_t i = 0; i < nodes; ++i) {
       const double t = t_mid + half * gauss_nodes[i];
-      interpolate(memory, t, scratch);
+      interpolate(memory, t, scratch.vector());
       node_values[i] = energy_flow_rate(data, t);
       for (std::size_t k = 0; k < terms; ++k) {
         node_values[nodes * (1 + k) + i] = energies.named_powers[k].power(data, data + dofs, t);
@@ -372,24 +475,98 @@ class DropInAuditState {
     return half * sum;
   }
 
+  /// The solver's quadrature right-hand side: this rank's shares of Ż and of each named power at
+  /// the state y. No exception leaves it: one is kept for the audit to rethrow, and the solver
+  /// stops with a failed quadrature.
+  static int quadrature_rates(sunrealtype t, N_Vector y, N_Vector rates, void*) {
+    DropInAuditState* self = integrating;
+    if (self == nullptr) {  // a plain solve call: its steps are not audited (synchronize says so)
+      N_VConst(0.0, rates);
+      return 0;
+    }
+    try {
+      const double* data = N_VGetArrayPointer(y);
+      double* out = N_VGetArrayPointer(rates);
+      out[0] = self->energy_flow_rate(data, t);
+      for (std::size_t k = 0; k < self->works.size(); ++k) {
+        out[1 + k] = self->energies.named_powers[k].power(data, data + self->dofs, t);
+      }
+      return 0;
+    } catch (...) {
+      self->quadrature_failure = std::current_exception();
+      return -1;
+    }
+  }
+
+  /// Starts the solver's quadrature of Ż at 0 where Z and the works stand now: at the solver's
+  /// start or re-initialization.
+  void start_quadrature(void* memory) {
+    if constexpr (QuadratureCalls<Calls>) {
+      Z_origin = Z;
+      works_origin = works;
+      N_VConst(0.0, quadrature);
+      if (Calls::has_quadrature(memory)) {
+        if (memory != quadrature_memory) {
+          throw InvalidArgument(std::string(Calls::audit_name) +
+                                ": the program integrates quadratures of its own; Z as the solver's quadrature "
+                                "needs it to itself");
+        }
+        check(Calls::restart_quadrature(memory, quadrature), "CVodeQuadReInit", calls.current_time(memory));
+      } else {
+        const int flag = Calls::start_quadrature(memory, &DropInAuditState::quadrature_rates, quadrature);
+        check(flag, "CVodeQuadInit", calls.current_time(memory));
+        quadrature_memory = memory;
+      }
+    } else {
+      throw InvalidArgument(std::string(Calls::audit_name) + ": " + Calls::solver_name +
+                            " has no quadratures; Z is integrated on its interpolant");
+    }
+  }
+
+  /// Z at t in the last step from the solver's quadrature; the works there to `at_t`.
+  double quadrature_flow(void* memory, double t, std::vector<double>& works_at_t) {
+    if constexpr (QuadratureCalls<Calls>) {
+      check(Calls::quadrature_at(memory, t, quadrature), Calls::quadrature_name, t);
+      const double* values = N_VGetArrayPointer(quadrature);
+      quadrature_values.assign(values, values + 1 + works.size());
+      sum_shares(quadrature_values.data(), static_cast<int>(quadrature_values.size()));
+      double named = 0;
+      for (std::size_t k = 0; k < works.size(); ++k) {
+        named += quadrature_values[1 + k];
+        works_at_t[k] = works_origin[k] + quadrature_values[1 + k];
+      }
+      return Z_origin + (quadrature_values[0] - named);
+    } else {
+      (void)memory, (void)t, (void)works_at_t;
+      return Z;  // not reached: start_quadrature refuses such a solver
+    }
+  }
+
   /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n, read from
   /// `step_end` when the solve call returned y(t_n) there (null: from the interpolant, as for a
   /// call that returned at a root before t_n).
-  void audit_step(void* memory, N_Vector scratch, N_Vector step_end = nullptr) {
+  void audit_step(void* memory, Scratch& scratch, N_Vector step_end = nullptr) {
     const double t_end = calls.current_time(memory);
     const double h = calls.last_step(memory);
     if (start_pending) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
-      interpolate(memory, t_start, scratch);
-      record(t_start, scratch);
+      interpolate(memory, t_start, scratch.vector());
+      record(t_start, scratch.vector());
+      // With Z as the quadrature the scratch is not needed again at each step's end: the peak
+      // memory of the call stays that of the program.
+      if (solver_quadrature) scratch.release();
       start_pending = false;
       started = true;
     }
-    Z += flow_integral(memory, t_end - h, t_end, scratch);
-    for (std::size_t k = 0; k < works.size(); ++k) works[k] += step_works[k];
+    if (solver_quadrature) {
+      Z = quadrature_flow(memory, t_end, works);
+    } else {
+      Z += flow_integral(memory, t_end - h, t_end, scratch);
+      for (std::size_t k = 0; k < works.size(); ++k) works[k] += step_works[k];
+    }
     N_Vector state = step_end;
     if (state == nullptr) {
-      interpolate(memory, t_end, scratch);
-      state = scratch;
+      state = scratch.vector();
+      interpolate(memory, t_end, state);
     }
     record(t_end, state);
     if (derivative != nullptr) check_equations(memory, t_end, state, derivative);
@@ -399,13 +576,15 @@ class DropInAuditState {
 
   /// Keeps Z at the time the solver returned (an output time before t_n, say), from which the
   /// program may re-initialize the solver.
-  void note_return(void* memory, double t, N_Vector scratch) {
+  void note_return(void* memory, double t, Scratch& scratch) {
     returned_known = false;
     if (!started || start_pending) return;
     const double h = calls.last_step(memory);
     if (t == t_audited) {
       Z_returned = Z;
       works_returned = works;
+    } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0 && solver_quadrature) {
+      Z_returned = quadrature_flow(memory, t, works_returned);
     } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
       Z_returned = Z - flow_integral(memory, t, t_audited, scratch);
       for (std::size_t k = 0; k < works.size(); ++k) works_returned[k] = works[k] - step_works[k];
@@ -418,7 +597,7 @@ class DropInAuditState {
 
   /// Brings the audit up to the solver before a call: the start, a re-initialization, steps
   /// not seen.
-  void synchronize(void* memory, N_Vector scratch) {
+  void synchronize(void* memory, Scratch& scratch) {
     const long steps = calls.steps(memory);
     if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
       start_pending = true;
@@ -430,12 +609,18 @@ class DropInAuditState {
       returned_known = false;
       steps_seen = 0;
       root_pending = false;
+      if (solver_quadrature) start_quadrature(memory);
       return;
+    }
+    if (!started && solver_quadrature) {
+      throw InvalidArgument(std::string(Calls::audit_name) +
+                            ": the solver has taken steps already; Z as its quadrature starts with the solver, "
+                            "at its first step or after its re-initialization");
     }
     if (!started) {  // first call on a solver that has stepped already: start where it stands
       const double t = calls.current_time(memory);
-      interpolate(memory, t, scratch);
-      record(t, scratch);
+      interpolate(memory, t, scratch.vector());
+      record(t, scratch.vector());
       t_audited = t;
       started = true;
       start_pending = false;
@@ -451,8 +636,12 @@ class DropInAuditState {
   }
 
   /// One plain solve call that takes at most one step, audited if it took one.
-  int call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask, N_Vector scratch) {
+  int call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask, Scratch& scratch) {
     const int flag = calls.solve(memory, tout, out, tret, itask);
+    if (quadrature_failure) {  // an energy function threw inside the solver
+      incomplete = true;
+      std::rethrow_exception(std::exchange(quadrature_failure, nullptr));
+    }
     const long steps = calls.steps(memory);
     if (steps == steps_seen) return flag;
     const long taken = steps - steps_seen;
@@ -481,7 +670,7 @@ class DropInAuditState {
     return flag;
   }
 
-  int normal(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, N_Vector scratch) {
+  int normal(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, Scratch& scratch) {
     for (;;) {
       if (calls.steps(memory) > 0 && (calls.current_time(memory) - tout) * calls.last_step(memory) >= 0) {
         break;  // tout reached: the normal mode only interpolates

@@ -16,6 +16,10 @@ EaIdaAudit* ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotential
                                            threshold);
 }
 
+int ea_ida_audit_declare_quadratic_kinetic_energy(EaIdaAudit* audit) {
+  return detail::declare_quadratic_kinetic_energy(audit);
+}
+
 int ea_ida_audit_set_energy_rates(EaIdaAudit* audit, EaPowerFn kinetic_rate,
                                   EaPotentialRateFn potential_rate) {
   return detail::set_functions(audit, "set_energy_rates", [&](EaIdaAudit& handle) {

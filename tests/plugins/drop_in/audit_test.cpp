@@ -76,6 +76,17 @@ struct Cvode {
   static constexpr int root_outputs = 600, fewest_roots = 6, most_roots = 6;
 };
 
+/// CVODE with Z as CVODES' own quadrature (CvodeAudit::integrate_flow_as_quadrature): the same
+/// cases hold; Z carries the error of CVODE's method on Ż instead of Gauss–Legendre's on the
+/// interpolant.
+struct CvodeQuadrature : Cvode {
+  static Audit audit(const Program& program) {
+    Audit audit(program.dofs, program.energies);
+    audit.integrate_flow_as_quadrature();
+    return audit;
+  }
+};
+
 struct Ida {
   using Solver = ida_program::Solver;
   using Audit = sun::IdaAudit;
@@ -119,7 +130,7 @@ struct Ida {
   static constexpr int root_outputs = 500, fewest_roots = 4, most_roots = 1000;
 };
 
-using Solvers = std::tuple<Cvode, Ida>;
+using Solvers = std::tuple<Cvode, CvodeQuadrature, Ida>;
 
 }  // namespace
 

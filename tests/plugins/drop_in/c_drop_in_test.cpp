@@ -140,6 +140,35 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
   ea_cvode_audit_free(nullptr);
 }
 
+// Z as CVODES' quadrature and T declared quadratic, set from C before the first call: the same
+// solution bit for bit as the audit on the interpolant (itself that of plain CVode, above), Z
+// within 1e-7 of its Z (both carry the run's error, at rtol 1e-10), a pass; both options are
+// refused after the first call.
+BOOST_AUTO_TEST_CASE(z_as_the_solvers_quadrature_and_a_quadratic_t_from_c) {
+  OscillatorData interpolant_data{2.0, 0.4, 18.0, 0}, quadrature_data{2.0, 0.4, 18.0, 0};
+  std::vector<double> on_interpolant(2 * outputs), as_quadrature(2 * outputs);
+  const Audit interpolant{oscillator_audit(&interpolant_data, 1)}, quadrature{oscillator_audit(&quadrature_data, 1)};
+  BOOST_TEST(ea_cvode_audit_integrate_flow_as_quadrature(quadrature.handle) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST(ea_cvode_audit_declare_quadratic_kinetic_energy(quadrature.handle) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST_REQUIRE(run_oscillator(&interpolant_data, interpolant.handle, 2, outputs, -1, on_interpolant.data()) == 0);
+  BOOST_TEST_REQUIRE(run_oscillator(&quadrature_data, quadrature.handle, 2, outputs, -1, as_quadrature.data()) == 0,
+                     ea_cvode_audit_last_error(quadrature.handle));
+  BOOST_TEST(on_interpolant == as_quadrature, boost::test_tools::per_element());  // exactly
+  EaCvodeAuditEnergies by_gauss{}, by_quadrature{};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(interpolant.handle, &by_gauss) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(quadrature.handle, &by_quadrature) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST(by_quadrature.t == by_gauss.t);
+  BOOST_TEST(by_quadrature.energy_flow == by_gauss.energy_flow, boost::test_tools::tolerance(1e-7));
+  BOOST_TEST(ea_cvode_audit_passed(quadrature.handle) == 1);
+  BOOST_TEST(std::string(ea_cvode_audit_diagnosis(quadrature.handle)).empty());
+  BOOST_TEST(ea_cvode_audit_integrate_flow_as_quadrature(quadrature.handle) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(ea_cvode_audit_declare_quadratic_kinetic_energy(quadrature.handle) ==
+             EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(quadrature.handle)).find("before the first") !=
+             std::string::npos);
+  BOOST_TEST(ea_cvode_audit_integrate_flow_as_quadrature(nullptr) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+}
+
 // A step the program takes with plain CVode between two audited calls cannot be audited: the
 // next call fails with EA_CVODE_AUDIT_FAILED, not EA_CVODE_AUDIT_INVALID_ARGUMENT (the arguments
 // are fine), and the message says what happened; the audit is then incomplete and cannot pass.

@@ -11,6 +11,7 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/cvode_drop_in.hpp>
 #include <energy_audit/sundials/drop_in_energies.hpp>
+#include <energy_audit/sundials/handles.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -310,6 +311,141 @@ BOOST_AUTO_TEST_CASE(energies_from_a_model_check_the_programs_equations) {
         }
       }
     }
+  }
+}
+
+// T declared quadratic in v (kinetic_energy_is_quadratic): evaluated once per state after the
+// first 4, with the same C bit for bit on a model whose T is quadratic; on one whose T has T1
+// and T0 (the pendulum on a moving support) the declaration is found wrong and named.
+BOOST_AUTO_TEST_CASE(a_kinetic_energy_declared_quadratic_is_evaluated_once_per_state) {
+  long evaluations = 0;
+  sun::DropInEnergies counted = oscillator_energies();
+  counted.kinetic_energy = [&evaluations](const double*, const double* v, double) {
+    ++evaluations;
+    return 0.5 * mass * v[0] * v[0];
+  };
+  sun::DropInEnergies declared = counted;
+  declared.kinetic_energy_is_quadratic = true;
+  sun::CvodeAudit split(1, counted), once(1, declared);
+  Solver split_solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+  Solver once_solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+  output_loop(split_solver, output_times(0.5, 6), audited(split));
+  const long split_evaluations = std::exchange(evaluations, 0);
+  output_loop(once_solver, output_times(0.5, 6), audited(once));
+  const long states = once.audited_steps() + 1;  // the start and each step's end
+  BOOST_TEST(split_evaluations >= 3 * states);  // T(q, v), T(q, -v), T(q, 0) and the rate checks
+  BOOST_TEST(evaluations <= split_evaluations - 2 * (states - 4));
+  BOOST_TEST(once.relative_drift() == split.relative_drift());  // bit for bit: T1 = T0 = 0 exactly
+  BOOST_TEST(once.last_step().control == split.last_step().control);
+  BOOST_TEST(once.diagnosis().empty());
+  BOOST_TEST(once.passed());
+
+  const MovingSupportPendulum model;
+  sun::DropInEnergies wrong = sun::energies_from_model(model);
+  wrong.kinetic_energy_is_quadratic = true;
+  sun::CvodeAudit audit(1, wrong);
+  Solver solver(moving_support_problem(model), {0.4, 0.0}, 1e-10, 1e-12);
+  output_loop(solver, output_times(0.5, 2), audited(audit));
+  const std::string diagnosis = audit.diagnosis();
+  BOOST_TEST(diagnosis.find("T was declared quadratic in v") != std::string::npos, diagnosis);
+  BOOST_TEST(audit.verdict() == std::string("incomplete"));
+  BOOST_TEST(audit.relative_drift() < 1e-6);  // split at every state: C is still the model's
+}
+
+// Z as CVODES' own quadrature (integrate_flow_as_quadrature): the named works, a restart, an
+// exception from an energy function inside CVODE, and what the mode refuses.
+BOOST_AUTO_TEST_CASE(z_as_the_solvers_quadrature_agrees_with_gauss_on_the_interpolant) {
+  sun::DropInEnergies named = oscillator_energies();
+  named.named_powers = {{"damper_a", [](const double*, const double* v, double) { return -0.4 * damping * v[0] * v[0]; }}};
+  named.nonpotential_power = [](const double*, const double* v, double) { return -0.6 * damping * v[0] * v[0]; };
+  sun::CvodeAudit gauss(1, named), quadrature(1, named);
+  quadrature.integrate_flow_as_quadrature();
+  BOOST_TEST(quadrature.integrates_flow_as_quadrature());
+  BOOST_TEST(!gauss.integrates_flow_as_quadrature());
+  Solver gauss_solver(oscillator_problem(), {q0, 0.0}, 1e-10, 1e-12);
+  Solver quadrature_solver(oscillator_problem(), {q0, 0.0}, 1e-10, 1e-12);
+  output_loop(gauss_solver, output_times(0.5, 10), audited(gauss));
+  output_loop(quadrature_solver, output_times(0.5, 10), audited(quadrature));
+  BOOST_TEST(quadrature_solver.steps() == gauss_solver.steps());
+  const sun::DropInStep last = quadrature.last_step();
+  const ExactState start = oscillator_exact(0.0), end = oscillator_exact(last.t);
+  const double lost = oscillator_energy(start.q, start.v) - oscillator_energy(end.q, end.v);
+  BOOST_TEST(std::abs(last.energy_flow - lost) < 1e-7 * oscillator_energy(q0, 0.0));
+  BOOST_TEST(std::abs(last.energy_flow - gauss.last_step().energy_flow) < 1e-7 * oscillator_energy(q0, 0.0));
+  BOOST_TEST_REQUIRE(quadrature.named_works().size() == 1u);
+  BOOST_TEST(quadrature.named_works()[0] == -0.4 * lost, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(quadrature.relative_drift() < 1e-7);
+  BOOST_TEST(quadrature.passed());
+  long evaluations = 0;  // Ż once per step (and at t0), not at interpolated states
+  BOOST_TEST(CVodeGetQuadNumRhsEvals(quadrature_solver.mem(), &evaluations) == CV_SUCCESS);
+  BOOST_TEST(evaluations <= 2 * quadrature_solver.steps() + 1);
+}
+
+BOOST_AUTO_TEST_CASE(z_as_the_solvers_quadrature_continues_after_reinit) {
+  Solver solver(oscillator_problem(), {q0, 0.0}, 1e-10, 1e-12);
+  sun::CvodeAudit audit(1, oscillator_energies());
+  audit.integrate_flow_as_quadrature();
+  sunrealtype t = 0;
+  BOOST_TEST(audit.CVode(solver.mem(), 2.0, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+  const long first_segment = audit.audited_steps();
+  // Restart from the state at t = 2, which CVODE interpolated before its last step's end.
+  check(CVodeReInit(solver.mem(), t, solver.y.get()), "CVodeReInit");
+  BOOST_TEST(audit.CVode(solver.mem(), 4.0, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+  BOOST_TEST(audit.audited_steps() == first_segment + solver.steps());
+  const ExactState end = oscillator_exact(audit.last_step().t);
+  const double lost = oscillator_energy(q0, 0.0) - oscillator_energy(end.q, end.v);
+  BOOST_TEST(std::abs(audit.last_step().energy_flow - lost) < 1e-6);
+  BOOST_TEST(audit.relative_drift() < 1e-7);
+}
+
+BOOST_AUTO_TEST_CASE(z_as_the_solvers_quadrature_propagates_an_energy_functions_exception) {
+  Solver solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+  sun::DropInEnergies energies = oscillator_energies();
+  energies.nonpotential_power = [](const double*, const double* v, double t) {
+    if (t > 1.0) throw std::domain_error("P undefined after t = 1");
+    return -damping * v[0] * v[0];
+  };
+  sun::CvodeAudit audit(1, energies);
+  audit.integrate_flow_as_quadrature();
+  sunrealtype t = 0;
+  BOOST_TEST(audit.CVode(solver.mem(), 0.5, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+  BOOST_CHECK_THROW(audit.CVode(solver.mem(), 2.0, solver.y.get(), &t, CV_NORMAL), std::domain_error);
+  BOOST_TEST(!audit.passed());
+}
+
+BOOST_AUTO_TEST_CASE(z_as_the_solvers_quadrature_refuses_what_it_cannot_audit) {
+  sunrealtype t = 0;
+  {  // chosen after the first call
+    Solver solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+    sun::CvodeAudit audit(1, oscillator_energies());
+    BOOST_TEST(audit.CVode(solver.mem(), 0.5, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+    BOOST_CHECK_THROW(audit.integrate_flow_as_quadrature(), energy_audit::InvalidArgument);
+  }
+  {  // a solver that stepped before the audit: its quadrature cannot start mid-run
+    Solver solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+    BOOST_TEST(CVode(solver.mem(), 0.5, solver.y.get(), &t, CV_NORMAL) == CV_SUCCESS);
+    sun::CvodeAudit audit(1, oscillator_energies());
+    audit.integrate_flow_as_quadrature();
+    BOOST_CHECK_THROW(audit.CVode(solver.mem(), 1.0, solver.y.get(), &t, CV_NORMAL), energy_audit::InvalidArgument);
+  }
+  {  // a program with a quadrature of its own
+    Solver solver(oscillator_problem(), {q0, 0.0}, 1e-8, 1e-10);
+    const sun::NVector own = sun::make_serial_vector(1, solver.context);
+    N_VConst(0.0, own.get());
+    const CVQuadRhsFn zero_rate = [](sunrealtype, N_Vector, N_Vector rate, void*) {
+      N_VConst(0.0, rate);
+      return 0;
+    };
+    check(CVodeQuadInit(solver.mem(), zero_rate, own.get()), "CVodeQuadInit");
+    sun::CvodeAudit audit(1, oscillator_energies());
+    audit.integrate_flow_as_quadrature();
+    try {
+      audit.CVode(solver.mem(), 1.0, solver.y.get(), &t, CV_NORMAL);
+      BOOST_ERROR("no error for a program with quadratures of its own");
+    } catch (const energy_audit::InvalidArgument& e) {
+      BOOST_TEST(std::string(e.what()).find("quadratures of its own") != std::string::npos, e.what());
+    }
+    BOOST_TEST(solver.steps() == 0);  // refused before CVODE stepped
   }
 }
 

@@ -56,6 +56,12 @@ EaCvodeAudit *ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPoten
 int ea_cvode_audit_set_energy_rates(EaCvodeAudit *audit, EaPowerFn kinetic_rate,
                                     EaPotentialRateFn potential_rate);
 
+/* T is a quadratic form in v (T = 1/2 v^T M(q, t) v, no terms of degree 1 or 0 in v), before the
+ * first ea_cvode_audit call: T is then evaluated once per audited state instead of three times for its split
+ * by degree in v, and split all the same at the first 4 states to check the claim
+ * (drop_in_energy_functions.hpp, kinetic_energy_is_quadratic). */
+int ea_cvode_audit_declare_quadratic_kinetic_energy(EaCvodeAudit *audit);
+
 /* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
  * ea_cvode_audit call: each rank's functions give its share of T, V and the powers over its own
  * coordinates and velocities (dofs: this rank's count), and `sum` adds the shares across the
@@ -70,6 +76,13 @@ int ea_cvode_audit_add_named_power(EaCvodeAudit *audit, const char *name, EaPowe
 /* The number of named power terms, and W_k of the k-th (in the order added) into *work [J]. */
 int ea_cvode_audit_named_power_count(const EaCvodeAudit *audit);
 int ea_cvode_audit_named_work(const EaCvodeAudit *audit, int k, double *work);
+
+/* Z (and the named works) as CVODES' own quadrature instead of by Gauss-Legendre on CVODE's
+ * interpolant, before the first ea_cvode_audit call: one evaluation of the energy flow per step
+ * instead of four interpolations of the whole state (cvode_drop_in.hpp,
+ * integrate_flow_as_quadrature). The audit must start with the solver and the program may not
+ * use quadratures of its own. */
+int ea_cvode_audit_integrate_flow_as_quadrature(EaCvodeAudit *audit);
 
 /* In place of CVode(cvode_mem, tout, yout, tret, itask): the same arguments, the same return
  * value and the same solution; every accepted step is audited. Returns EA_CVODE_AUDIT_FAILED

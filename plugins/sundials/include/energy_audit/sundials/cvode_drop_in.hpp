@@ -72,7 +72,9 @@ class CvodeAudit {
   ///     shortened to end at the stop time (CV_NORMAL shortens it on the next call; the step
   ///     taken is the same).
   /// Cost: T (three times, for its split), V and Ż at four Gauss nodes and the step's end per
-  /// step, and Ż at four more nodes for each return before the last step's end.
+  /// step, and Ż at four more nodes for each return before the last step's end; with
+  /// integrate_flow_as_quadrature, T three times and V per step, and Ż once inside CVODE; T once
+  /// instead of three times when it is declared quadratic in v (after the first 4 states).
   ///
   /// The audit starts at the solver's current time on the first call (at t0 if no step was taken
   /// yet: y(t0) is then read from the first step's interpolant). After CVodeReInit it continues
@@ -100,13 +102,26 @@ class CvodeAudit {
   double equation_threshold() const;
   /// The pass threshold of equation_residual(); InvalidArgument if negative or not finite.
   void set_equation_threshold(double threshold);
+  /// Integrates Z (and the named works) as CVODES' own quadrature (CVodeQuadInit, outside its
+  /// error test, so the steps and the solution stay the program's) instead of by Gauss–Legendre on
+  /// CVODE's interpolant: Ż once per step at the corrected state instead of the state interpolated
+  /// at four nodes, which on a large state with a cheap right-hand side is most of the audit's
+  /// cost. Z then carries the error of CVODE's own method on Ż, of the order of the solution's
+  /// (docs/drop-in.md, Z as CVODES' quadrature). Before the first CVode call; the audit must then
+  /// start with the solver (before its first step or after CVodeReInit) and the program may not
+  /// use quadratures of its own (InvalidArgument from CVode otherwise). An exception from an energy
+  /// function inside CVODE makes CVode fail (CV_QRHSFUNC_FAIL) and propagates from this call.
+  void integrate_flow_as_quadrature();
+  bool integrates_flow_as_quadrature() const;
   /// verdict() is "pass".
   bool passed() const;
   /// Empty, or one line naming a missing energy rate: at the first audited states, T (V) given
   /// without ∂T/∂t (∂V/∂t) is evaluated at t and t + 1e-6 max(1, |t|) s with q and v fixed; a
   /// change beyond round-off means the model is rheonomic and Z would miss the power of that
   /// dependence (a drift of δ_C that is not the solution's), so the verdict is "incomplete".
-  /// A dependence on t that starts only after the first 4 audited states is not seen.
+  /// A dependence on t that starts only after the first 4 audited states is not seen. The line
+  /// also names a T declared quadratic in v (DropInEnergies::kinetic_energy_is_quadratic) that
+  /// has a T1 or a T0 at one of those states (the verdict is then "incomplete" as well).
   std::string diagnosis() const;
   long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
   double threshold() const;

@@ -49,6 +49,12 @@ struct DropInEnergies {
   /// so the forces' total power is nonpotential_power plus their sum, and the audit integrates
   /// each one's work W_k = ∫ vᵀf_k dt by the same Gauss–Legendre rule as Z. Empty: none.
   std::vector<DropInNamedPower> named_powers = {};
+  /// T is a quadratic form in v, T = ½ vᵀM(q, t) v (T1 = T0 = 0; a model in coordinates that do
+  /// not move with time or a frame): the audit then evaluates T once per audited state instead of
+  /// three times, T(q, v), T(q, −v) and T(q, 0), for its split by degree in v. At the first 4
+  /// audited states it splits T all the same; a T1 or T0 beyond round-off there is named by the
+  /// audit's diagnosis() (the verdict is then "incomplete") and T is split from then on.
+  bool kinetic_energy_is_quadratic = false;
 };
 
 /// The default pass threshold of CvodeAudit::equation_residual(). The v̇ that CVODE holds at a

@@ -57,6 +57,12 @@ EaIdaAudit *ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotential
 int ea_ida_audit_set_energy_rates(EaIdaAudit *audit, EaPowerFn kinetic_rate,
                                   EaPotentialRateFn potential_rate);
 
+/* T is a quadratic form in v (T = 1/2 v^T M(q, t) v, no terms of degree 1 or 0 in v), before the
+ * first ea_ida_audit call: T is then evaluated once per audited state instead of three times for its split
+ * by degree in v, and split all the same at the first 4 states to check the claim
+ * (drop_in_energy_functions.hpp, kinetic_energy_is_quadratic). */
+int ea_ida_audit_declare_quadratic_kinetic_energy(EaIdaAudit *audit);
+
 /* For a program whose state is spread over MPI ranks (N_VNew_Parallel), before the first
  * ea_ida_audit call: each rank's functions give its share of T, V and the powers over its own
  * coordinates and velocities (dofs: this rank's count), and `sum` adds the shares across the
