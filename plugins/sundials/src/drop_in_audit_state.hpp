@@ -523,7 +523,7 @@ class DropInAuditState {
     }
   }
 
-  /// Z at t in the last step from the solver's quadrature; the works there to `at_t`.
+  /// Z at t in the last step from the solver's quadrature; the works there go to `works_at_t`.
   double quadrature_flow(void* memory, double t, std::vector<double>& works_at_t) {
     if constexpr (QuadratureCalls<Calls>) {
       check(Calls::quadrature_at(memory, t, quadrature), Calls::quadrature_name, t);
@@ -583,11 +583,13 @@ class DropInAuditState {
     if (t == t_audited) {
       Z_returned = Z;
       works_returned = works;
-    } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0 && solver_quadrature) {
-      Z_returned = quadrature_flow(memory, t, works_returned);
     } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
-      Z_returned = Z - flow_integral(memory, t, t_audited, scratch);
-      for (std::size_t k = 0; k < works.size(); ++k) works_returned[k] = works[k] - step_works[k];
+      if (solver_quadrature) {
+        Z_returned = quadrature_flow(memory, t, works_returned);
+      } else {
+        Z_returned = Z - flow_integral(memory, t, t_audited, scratch);
+        for (std::size_t k = 0; k < works.size(); ++k) works_returned[k] = works[k] - step_works[k];
+      }
     } else {
       return;
     }
