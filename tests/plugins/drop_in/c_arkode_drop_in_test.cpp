@@ -113,7 +113,11 @@ BOOST_AUTO_TEST_CASE(errors_are_return_codes_with_messages) {
     const Audit rates_late{oscillator_arkode_audit(&data, 1)};
     BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) ==
                EA_ARKODE_AUDIT_SUCCESS);
+    BOOST_TEST(ea_arkode_audit_declare_quadratic_kinetic_energy(rates_late.handle) == EA_ARKODE_AUDIT_SUCCESS);
     BOOST_TEST_REQUIRE(run_oscillator_arkode(&data, rates_late.handle, 0, 2, 1, -1, states.data()) == 0);
+    BOOST_TEST(ea_arkode_audit_passed(rates_late.handle) == 1);
+    BOOST_TEST(ea_arkode_audit_declare_quadratic_kinetic_energy(rates_late.handle) ==
+               EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(ea_arkode_audit_set_energy_rates(rates_late.handle, nullptr, nullptr) ==
                EA_ARKODE_AUDIT_INVALID_ARGUMENT);
     BOOST_TEST(std::string(ea_arkode_audit_last_error(rates_late.handle)) ==

@@ -73,6 +73,7 @@ BOOST_AUTO_TEST_CASE(the_c_interface_audits_the_same_steps) {
                                                           double t, void*) {
                return pendulum_constraint_power(q, v, multipliers, t);
              }) == EA_IDA_AUDIT_SUCCESS);
+  BOOST_TEST(ea_ida_audit_declare_quadratic_kinetic_energy(audit) == EA_IDA_AUDIT_SUCCESS);  // T = m/2 |v|^2
   const Call c_call = [audit](const Solver& s, sunrealtype tout, sunrealtype* t, int itask) {
     return ea_ida_audit(audit, s.mem(), tout, t, s.y.get(), s.yp.get(), itask);
   };
@@ -80,6 +81,7 @@ BOOST_AUTO_TEST_CASE(the_c_interface_audits_the_same_steps) {
   require_identical(output_loop(plain, times, without_audit()), output_loop(wrapped, times, c_call));
   BOOST_TEST(ea_ida_audit_steps(audit) == wrapped.steps());
   BOOST_TEST(ea_ida_audit_passed(audit) == 1);
+  BOOST_TEST(std::string(ea_ida_audit_diagnosis(audit)).empty());
   BOOST_TEST(ea_ida_audit_relative_drift(audit) < 1e-4);
   EaAuditEnergies last{};
   BOOST_TEST(ea_ida_audit_last_energies(audit, &last) == EA_IDA_AUDIT_SUCCESS);
@@ -87,6 +89,7 @@ BOOST_AUTO_TEST_CASE(the_c_interface_audits_the_same_steps) {
   BOOST_TEST(last.control == last.jacobi + last.energy_flow);
   BOOST_TEST(ea_ida_audit_set_constraint_power(audit, nullptr) == EA_IDA_AUDIT_INVALID_ARGUMENT);  // too late
   BOOST_TEST(std::string(ea_ida_audit_last_error(audit)).find("before the first") != std::string::npos);
+  BOOST_TEST(ea_ida_audit_declare_quadratic_kinetic_energy(audit) == EA_IDA_AUDIT_INVALID_ARGUMENT);
   ea_ida_audit_free(audit);
 }
 
