@@ -279,7 +279,7 @@ class DropInAuditState {
   };
   NotQuadratic not_quadratic;
   int split_states = 0;  // states whose T was split
-  int time_dependence_checks = 0;  // states checked so far, up to time_dependence_checked_states
+  int time_dependence_checks = 0;  // states checked so far, up to checked_states
   N_Vector derivative = nullptr;   // y' at a step's end for the equation check, during one call
 
   // With solver_quadrature: the solver whose quadrature integrates this rank's shares of Ż and of
@@ -296,8 +296,7 @@ class DropInAuditState {
 
   /// The states at which T and V without a given rate are checked for a dependence on t, and a T
   /// declared quadratic in v is split all the same.
-  static constexpr int time_dependence_checked_states = 4;
-  static constexpr int checked_states = time_dependence_checked_states;
+  static constexpr int checked_states = 4;
 
   void check(int flag, const char* function, double t) const {
     if (flag < 0) throw SolverError(function, flag, calls.flag_name(flag), {}, t);
@@ -348,6 +347,13 @@ class DropInAuditState {
     NVector owned_;
   };
 
+  /// The round-off of energies of the size of T and V: a change of T or V, or a T1 or T0, beyond it
+  /// is the model's, not the arithmetic's.
+  static double round_off_of(const EnergyTerms& e) {
+    return 1e3 * std::numeric_limits<double>::epsilon() *
+           std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+  }
+
   /// Sums values across the ranks when the state is spread over them (sum_shares).
   void sum_shares(double* values, int count) const {
     if (energies.sum_shares) energies.sum_shares(values, count);
@@ -371,8 +377,7 @@ class DropInAuditState {
     EnergyTerms e = split_kinetic_energy(shares[0], shares[1], shares[2]);
     e.V = shares[3];
     if (energies.kinetic_energy_is_quadratic && !not_quadratic.seen) {
-      const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
-                                std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+      const double resolution = round_off_of(e);
       if (std::abs(e.T1) > resolution || std::abs(e.T0) > resolution) not_quadratic = {true, e.T1, e.T0, t};
     }
     return e;
@@ -406,8 +411,7 @@ class DropInAuditState {
   void check_time_dependence(const double* q, const double* v, double t, const EnergyTerms& e) {
     ++time_dependence_checks;
     const double dt = 1e-6 * std::max(1.0, std::abs(t));
-    const double resolution = 1e3 * std::numeric_limits<double>::epsilon() *
-                              std::max({std::abs(e.T), std::abs(e.V), std::numeric_limits<double>::min()});
+    const double resolution = round_off_of(e);
     const auto note = [&](MissingRate& missing, double at_t, double later) {
       if (missing.seen || std::abs(later - at_t) <= resolution) return;
       missing = {true, (later - at_t) / dt, t};
@@ -432,7 +436,7 @@ class DropInAuditState {
     const double* q = data;
     const double* v = data + dofs;
     const EnergyTerms e = energy_terms(q, v, t);
-    if (time_dependence_checks < time_dependence_checked_states) check_time_dependence(q, v, t, e);
+    if (time_dependence_checks < checked_states) check_time_dependence(q, v, t, e);
     // No row is read back (store_every = 0): the sample goes without q and v, which the row
     // would copy at every step, a pass over the whole state.
     const Eigen::Map<const Vector> no_coordinates(q, 0);
