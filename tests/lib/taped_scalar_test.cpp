@@ -75,7 +75,8 @@ BOOST_AUTO_TEST_CASE(constants_and_affine_operations_leave_the_tape_alone) {
   BOOST_TEST(affine.node == x.node);
   BOOST_TEST(affine.slope == -0.5);
 
-  // A product of two recorded quantities is recorded; its derivatives carry the slopes.
+  // A product of recorded quantities is recorded (here of two affine functions of the one x, a
+  // function of x alone on the tape); its derivatives carry the slopes.
   const TapedScalar y = affine * (x + 1.0);  // (4 − x/2)(x + 1): y' = 3.5 − x = 1.5, y'' = −1
   BOOST_TEST(tape.size() == 2);
   BOOST_TEST(y.value == 9.0);

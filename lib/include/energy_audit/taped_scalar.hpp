@@ -62,6 +62,12 @@ struct TapedScalar {
   friend TapedScalar operator*(const TapedScalar& a, const TapedScalar& b) {
     if (b.is_constant()) return a.affine(b.value, a.value * b.value);
     if (a.is_constant()) return b.affine(a.value, a.value * b.value);
+    if (a.node == b.node) {  // a product of one quantity u with itself, as x * x: a function of u alone
+      const double s = a.slope, t = b.slope;
+      return recorded(a.value * b.value, *a.tape,
+                      a.tape->record(a.node, SecondOrderTape::no_argument,
+                                     {.da = s * b.value + t * a.value, .daa = 2.0 * s * t}));
+    }
     return binary(a, b, a.value * b.value, {.da = b.value, .db = a.value, .dab = 1.0});
   }
   friend TapedScalar operator/(const TapedScalar& a, const TapedScalar& b) {

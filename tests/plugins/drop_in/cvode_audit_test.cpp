@@ -138,6 +138,8 @@ BOOST_AUTO_TEST_CASE(energies_from_a_scleronomic_model_match_hand_written_ones) 
   const sun::DropInEnergies from_model = sun::energies_from_model(model);
   BOOST_TEST(!from_model.kinetic_energy_rate);  // scleronomic: no rates
   BOOST_TEST(!from_model.potential_energy_rate);
+  BOOST_TEST(from_model.kinetic_energy_is_quadratic);  // as the model declares by `scleronomic`
+  BOOST_TEST(!sun::energies_from_model(MovingSupportPendulum{}).kinetic_energy_is_quadratic);
   const sun::DropInEnergies by_hand = oscillator_energies();
   const double q[] = {0.3}, v[] = {-1.7};
   BOOST_TEST(from_model.kinetic_energy(q, v, 0.2) == by_hand.kinetic_energy(q, v, 0.2));

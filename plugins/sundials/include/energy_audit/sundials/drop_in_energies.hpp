@@ -38,7 +38,9 @@
 namespace energy_audit::sun {
 
 /// DropInEnergies over the arrays q = y[0..n), v = y[n..2n) of a model with n = M::dofs. Each
-/// function holds its own copy of the model.
+/// function holds its own copy of the model. A scleronomic model declares T homogeneous quadratic
+/// in v (lagrange_model.hpp), so its T is declared quadratic here too (kinetic_energy_is_quadratic),
+/// which the audit checks at the first states it splits.
 template <LagrangeModel M>
 DropInEnergies energies_from_model(M model) {
   using Coordinates = VectorN<double, M::dofs>;
@@ -61,6 +63,7 @@ DropInEnergies energies_from_model(M model) {
     out[0] = r.residual;
     out[1] = r.scale;
   };
+  energies.kinetic_energy_is_quadratic = is_scleronomic<M>;
   if constexpr (!is_scleronomic<M>) {
     energies.kinetic_energy_rate = [model](const double* q, const double* v, double t) {
       return explicit_time_derivatives(model, Coordinates(View(q)), Coordinates(View(v)), t).T_t;
