@@ -27,9 +27,10 @@
 namespace energy_audit {
 
 /// The most coordinates whose equation terms come from nested forward mode; larger models take
-/// the tape. Where the two cost the same on the pendulum chain (docs/benchmarks.md, "Derived
-/// equations at scale").
-inline constexpr int max_dofs_for_nested_equation_terms = 24;
+/// the tape. The largest size at which nested forward mode was faster in time on the pendulum
+/// chain (docs/benchmarks.md, "Derived equations at scale"); it takes fewer instructions up to
+/// about 22, but its larger bodies run slower from 18 on.
+inline constexpr int max_dofs_for_nested_equation_terms = 16;
 
 /// The terms of M a = f + ∂L/∂q − c at one state and accelerations a.
 template <int n>
