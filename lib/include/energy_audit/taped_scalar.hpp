@@ -11,7 +11,8 @@
 /// arithmetic and leave the tape alone. A TapedScalar of the tape is an affine function of one
 /// recorded quantity u, slope × u + (a constant), so that adding or multiplying by constants,
 /// negating and dividing by a constant are not recorded either: a model's constant factors and
-/// offsets cost nothing on the tape.
+/// offsets cost nothing on the tape. A product of two functions of the same u (x · x, as in
+/// ½ m v²) is recorded as a function of u alone, which the reverse sweep passes through once.
 
 #include <cmath>
 #include <concepts>
