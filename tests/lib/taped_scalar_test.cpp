@@ -2,7 +2,8 @@
 // forward mode; the terms of Lagrange's equations of a model that uses every function a model may
 // use, on the tape against nested forward mode (an independent scheme, checked against closed
 // forms in dual_test); constants leave the tape alone; comparisons, Eigen, limits and output;
-// the energy gradient of a large model against its closed form.
+// the energy gradient of a large model and the equation terms of a 20-link chain against their
+// closed forms.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -211,4 +212,34 @@ BOOST_AUTO_TEST_CASE(the_energy_gradient_of_a_large_model_is_its_closed_form) {
     BOOST_TEST(g.potential_q[j] == (n - j) * chain.m * chain.g * chain.l * std::sin(q[j]), tolerance(1e-12));
   }
   BOOST_TEST(g.energy == chain.kinetic_energy(q, v, 0.0) + chain.potential_energy(q, 0.0), tolerance(1e-14));
+}
+
+BOOST_AUTO_TEST_CASE(equation_terms_of_a_chain_above_sixteen_links_are_its_closed_form_both_ways) {
+  // Above 16 coordinates GCC no longer unrolls nested forward mode's seeding loops by itself
+  // (lagrange_equation_terms.hpp): both ways against the chain's equations (pendulum_chain.hpp),
+  //   (M a)_j = Σ_k μ_max(j,k) l² cos(θ_j − θ_k) a_k ,
+  //   c_j − (∂L/∂q)_j = Σ_k μ_max(j,k) l² sin(θ_j − θ_k) θ_k'² + μ_j g l sin θ_j .
+  constexpr int n = 20;
+  static_assert(n > 16 && n <= ea::max_dofs_for_nested_equation_terms);
+  using Chain = ea::testing::PendulumChain<n>;
+  const Chain chain;
+  Chain::Coordinates<double> q = chain.start_angles(), v, a;
+  for (int i = 0; i < n; ++i) {
+    v[i] = 0.2 * std::sin(i) - 0.05;
+    a[i] = 0.3 * std::cos(2 * i) + 0.1;
+  }
+  for (const auto& terms : {ea::detail::nested_forward_equation_terms(chain, q, v, a, 0.0),
+                            ea::detail::taped_equation_terms(chain, q, v, a, 0.0)}) {
+    for (int j = 0; j < n; ++j) {
+      double inertia = 0, velocity_terms = (n - j) * chain.m * chain.g * chain.l * std::sin(q[j]);
+      for (int k = 0; k < n; ++k) {
+        const double mu_l2 = (n - std::max(j, k)) * chain.m * chain.l * chain.l;
+        inertia += mu_l2 * std::cos(q[j] - q[k]) * a[k];
+        velocity_terms += mu_l2 * std::sin(q[j] - q[k]) * v[k] * v[k];
+      }
+      BOOST_TEST(terms.inertia[j] == inertia, tolerance(1e-12));
+      BOOST_TEST(terms.convective[j] - terms.lagrangian_gradient[j] == velocity_terms, tolerance(1e-12));
+      BOOST_TEST(terms.forces[j] == -chain.c * v[j]);
+    }
+  }
 }

@@ -27,10 +27,10 @@
 namespace energy_audit {
 
 /// The most coordinates whose equation terms come from nested forward mode; larger models take
-/// the tape. The largest size at which nested forward mode was faster in time on the pendulum
-/// chain (docs/benchmarks.md, "Derived equations at scale"); it takes fewer instructions up to
-/// about 22, but its larger bodies run slower from 18 on.
-inline constexpr int max_dofs_for_nested_equation_terms = 16;
+/// the tape. On the pendulum chain nested forward mode is 3 to 4 times faster than the tape up to
+/// 40 coordinates and collapses at 50, and its compile time grows with n (docs/benchmarks.md,
+/// "Derived equations at scale"): 32 keeps a model's build under a minute.
+inline constexpr int max_dofs_for_nested_equation_terms = 32;
 
 /// The terms of M a = f + ∂L/∂q − c at one state and accelerations a.
 template <int n>
@@ -59,11 +59,15 @@ EA_FLATTEN LagrangeEquationTerms<M::dofs> nested_forward_equation_terms(const M&
   using Outer = Dual<Inner, 2>;
   using Gradient = Dual<double, n>;
   // Seeded entry by entry into default Duals, both passes before either evaluates T
-  // (lagrange_terms.hpp's evaluate_lagrange_terms says why).
+  // (lagrange_terms.hpp's evaluate_lagrange_terms says why). The seeding and reading loops are
+  // unrolled whatever n: GCC unrolls a loop of up to 16 iterations by itself, and a loop left
+  // rolled keeps the Duals it indexes in memory instead of registers, which made the evaluation
+  // 5 times as many instructions from 17 coordinates on.
   VectorN<Outer, n> q_outer, v_outer;
   Outer t_outer;
   VectorN<Gradient, n> q_grad, v_grad;
   Gradient t_grad;
+#pragma GCC unroll 128
   for (int i = 0; i < n; ++i) {
     q_outer[i].value.value = q[i];
     q_outer[i].derivatives[motion_direction].value = v[i];
@@ -82,6 +86,7 @@ EA_FLATTEN LagrangeEquationTerms<M::dofs> nested_forward_equation_terms(const M&
   const Gradient L = model.kinetic_energy(q_grad, v_grad, t_grad) - model.potential_energy(q_grad, t_grad);
   LagrangeEquationTerms<n> terms;
   terms.forces = model.forces(q, v, t);
+#pragma GCC unroll 128
   for (int i = 0; i < n; ++i) {
     terms.inertia[i] = T.derivatives[acceleration_direction].derivatives[i];
     terms.lagrangian_gradient[i] = L.derivatives[i];
