@@ -61,8 +61,8 @@ EA_FLATTEN LagrangeEquationTerms<M::dofs> nested_forward_equation_terms(const M&
   // Seeded entry by entry into default Duals, both passes before either evaluates T
   // (lagrange_terms.hpp's evaluate_lagrange_terms says why). The seeding and reading loops are
   // unrolled whatever n: GCC unrolls a loop of up to 16 iterations by itself, and a loop left
-  // rolled keeps the Duals it indexes in memory instead of registers, which made the evaluation
-  // 5 times as many instructions from 17 coordinates on.
+  // rolled keeps the Duals it indexes in memory instead of registers: 5 times the instructions
+  // from 17 coordinates on.
   VectorN<Outer, n> q_outer, v_outer;
   Outer t_outer;
   VectorN<Gradient, n> q_grad, v_grad;
