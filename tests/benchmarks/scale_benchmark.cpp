@@ -11,9 +11,10 @@
 ///   sup |C - C0|: DriftOnly) / the unaudited run, timed as above (counter floor_over_off)
 ///   BM_Chain_Hand<N>_AuditOn against N, and BM_Chain_Derived<N>_AuditOn against N (derived
 ///   accelerations: nested forward mode over T up to max_dofs_for_nested_forward_mode coordinates,
-///   reverse over forward mode on a tape above, see docs/benchmarks.md; at N = 200 the mass
-///   matrix is heap-backed, in the hand accelerations too): the cost of one audited step, and its
-///   growth with N
+///   on a tape above, its second derivatives summed over the tape up to
+///   max_dofs_for_summed_second_derivatives and by a reverse sweep beyond, see docs/benchmarks.md;
+///   at N = 200 the mass matrix is heap-backed, in the hand accelerations too): the cost of one
+///   audited step, and its growth with N
 ///   BM_Chain_DerivedOverHand<N>: derived / hand accelerations per audited step, measured as
 ///   BM_Chain_Hand_AuditRatio is (counter derived_over_hand), target <= 3 at N = 20 and N = 50
 ///   BM_Crane3d_AuditOn / BM_Crane3d_AuditOff                 the 3D crane of seed 000 (derived

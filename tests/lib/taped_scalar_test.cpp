@@ -1,9 +1,9 @@
 // SecondOrderTape and TapedScalar: gradient and Hessian of a closed-form function by reverse over
-// forward mode; the terms of Lagrange's equations of a model that uses every function a model may
-// use, on the tape against nested forward mode (an independent scheme, checked against closed
-// forms in dual_test); constants leave the tape alone; comparisons, Eigen, limits and output;
-// the energy gradient of a large model and the equation terms of a 20-link chain against their
-// closed forms.
+// forward mode and by the chain rule summed over the tape; the terms of Lagrange's equations of a
+// model that uses every function a model may use, on the tape both ways against nested forward
+// mode (an independent scheme, checked against closed forms in dual_test); constants leave the
+// tape alone; comparisons, Eigen, limits and output; the energy gradient of a large model and the
+// equation terms of a 20-link chain against their closed forms.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,6 +52,19 @@ BOOST_AUTO_TEST_CASE(gradient_and_hessian_of_a_closed_form) {
     for (int j = 0; j < 3; ++j) {
       BOOST_TEST_CONTEXT("d2f/d" << i << "d" << j) {
         BOOST_TEST(tape.adjoint_tangent(variables[i].node, j) == hessian[i][j], tolerance(1e-14));
+      }
+    }
+  }
+
+  // The second way: first derivatives in the reverse sweep, the chain rule summed over the tape
+  // for the lower triangle of rows 1 and 2.
+  tape.differentiate_first_order(f.node, f.slope);
+  tape.accumulate_second_derivatives(1, 3);
+  for (int i = 0; i < 3; ++i) BOOST_TEST(tape.adjoint(variables[i].node) == gradient[i], tolerance(1e-14));
+  for (int i = 1; i < 3; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      BOOST_TEST_CONTEXT("summed d2f/d" << i << "d" << j) {
+        BOOST_TEST(tape.second_derivative(i, j) == hessian[i][j], tolerance(1e-14));
       }
     }
   }
@@ -147,11 +160,15 @@ BOOST_AUTO_TEST_CASE(every_function_gives_the_terms_of_nested_forward_mode) {
   static_assert(EveryFunction::dofs > ea::max_dofs_for_nested_forward_mode);
   const EveryFunction model;
   const EveryFunctionState x;
-  const auto taped = ea::detail::taped_lagrange_terms(model, x.q, x.v, x.t);
   const auto nested = ea::detail::nested_forward_lagrange_terms(model, x.q, x.v, x.t);
-  BOOST_TEST((taped.mass - nested.mass).norm() <= 1e-13 * nested.mass.norm());
-  BOOST_TEST((taped.rhs - nested.rhs).norm() <= 1e-13 * nested.rhs.norm());
   BOOST_TEST(nested.rhs.norm() > 1.0);
+  for (const auto way : {ea::TapeSecondDerivatives::summed, ea::TapeSecondDerivatives::reverse_sweep}) {
+    BOOST_TEST_CONTEXT("way " << static_cast<int>(way)) {
+      const auto taped = ea::detail::taped_lagrange_terms(model, x.q, x.v, x.t, way);
+      BOOST_TEST((taped.mass - nested.mass).norm() <= 1e-13 * nested.mass.norm());
+      BOOST_TEST((taped.rhs - nested.rhs).norm() <= 1e-13 * nested.rhs.norm());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(equation_terms_are_m_times_a_and_the_parts_of_r_both_ways) {

@@ -10,8 +10,10 @@
 ///
 /// Two ways to the same numbers, chosen by the number of coordinates n: up to
 /// max_dofs_for_nested_forward_mode, one pass of nested forward mode (dual.hpp) whose fixed-size
-/// Duals the compiler keeps in registers, at a cost of O(n²) times T's; above it, reverse mode
-/// over forward mode on a tape (second_order_tape.hpp), O(n) times T's (docs/mathematics.md).
+/// Duals the compiler keeps in registers, at a cost of O(n²) times T's; above it, forward mode on
+/// a tape (second_order_tape.hpp) and then, up to max_dofs_for_summed_second_derivatives, the
+/// second-order chain rule summed over the tape, above it a reverse sweep with tangents, O(n)
+/// times T's (docs/mathematics.md).
 
 #include <Eigen/Core>
 
@@ -28,6 +30,18 @@ namespace energy_audit {
 /// tape. Where the two cost the same on the pendulum chain (docs/benchmarks.md, "Derived
 /// equations at scale").
 inline constexpr int max_dofs_for_nested_forward_mode = 8;
+
+/// The most coordinates whose M and r come from the second-order chain rule summed over the tape
+/// (SecondOrderTape::accumulate_second_derivatives); larger models take the reverse sweep with
+/// tangents, whose cost grows more slowly along a chain. Where the two cost the same on the
+/// pendulum chain (docs/benchmarks.md, "Derived equations at scale").
+inline constexpr int max_dofs_for_summed_second_derivatives = 24;
+
+/// The two ways to M and r on the tape.
+enum class TapeSecondDerivatives {
+  summed,         ///< first derivatives in the reverse sweep, then the chain rule summed over the tape
+  reverse_sweep,  ///< one reverse sweep with the adjoints' tangents
+};
 
 template <int n>
 struct LagrangeTerms {
@@ -98,14 +112,18 @@ EA_FLATTEN LagrangeTerms<M::dofs> nested_forward_lagrange_terms(const M& model, 
   return evaluate_lagrange_terms(model, q, v, t);
 }
 
-/// The same terms by reverse mode over forward mode: L = T − V is recorded once on a tape whose
-/// quantities carry n + 1 tangents, the directions of nested forward mode's outer level: the
-/// total time derivative at fixed v (q̇ = v, ṫ = 1), then e_j in v. The reverse sweep from L gives
-/// each v_i the adjoint ∂L/∂v_i = ∂T/∂v_i with its tangents: the convective term and row i of M;
-/// each q_i the adjoint ∂L/∂q_i. The tape is the thread's (thread_tape()).
+/// The same terms on a tape: L = T − V is recorded once on a tape whose quantities carry n + 1
+/// tangents, the directions of nested forward mode's outer level: the total time derivative at
+/// fixed v (q̇ = v, ṫ = 1), then e_j in v. The second derivatives of L along e_i and those
+/// directions are row i of M and the convective term; the reverse sweep gives each q_i ∂L/∂q_i.
+/// With `way` reverse_sweep, they are the adjoint tangents of v_i; with summed, the chain rule's
+/// sum (the same numbers up to rounding). The tape is the thread's (thread_tape()).
 template <LagrangeModel M>
-LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double, M::dofs>& q,
-                                            const VectorN<double, M::dofs>& v, double t) {
+LagrangeTerms<M::dofs> taped_lagrange_terms(
+    const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v, double t,
+    TapeSecondDerivatives way = M::dofs <= max_dofs_for_summed_second_derivatives
+                                    ? TapeSecondDerivatives::summed
+                                    : TapeSecondDerivatives::reverse_sweep) {
   constexpr int n = M::dofs;
   constexpr int time_direction = 0;
   const auto velocity_direction = [](int j) { return j + 1; };
@@ -124,17 +142,30 @@ LagrangeTerms<M::dofs> taped_lagrange_terms(const M& model, const VectorN<double
   tape.set_tangent(t_taped.node, time_direction, 1.0);
   const VectorN<double, n> f = model.forces(q, v, t);
   const TapedScalar L = model.kinetic_energy(q_taped, v_taped, t_taped) - model.potential_energy(q_taped, t_taped);
-  if (!L.is_constant()) tape.differentiate(L.node, L.slope);
-  const auto adjoint = [&](const TapedScalar& x) { return L.is_constant() ? 0.0 : tape.adjoint(x.node); };
-  const auto adjoint_tangent = [&](const TapedScalar& x, int direction) {
-    return L.is_constant() ? 0.0 : tape.adjoint_tangent(x.node, direction);
-  };
-
   LagrangeTerms<n> terms;
   terms.mass.resize(n, n);  // sizes a heap-backed M; nothing for a fixed-size one
+  if (L.is_constant()) {
+    terms.mass.setZero();
+    terms.rhs = f;
+    return terms;
+  }
+  if (way == TapeSecondDerivatives::summed) {
+    tape.differentiate_first_order(L.node, L.slope);
+    tape.accumulate_second_derivatives(velocity_direction(0), velocity_direction(n));
+    for (int i = 0; i < n; ++i) {
+      const int row = velocity_direction(i);
+      for (int j = 0; j <= i; ++j) {
+        terms.mass(i, j) = terms.mass(j, i) = tape.second_derivative(row, velocity_direction(j));
+      }
+      terms.rhs[i] = f[i] + tape.adjoint(q_taped[i].node) - tape.second_derivative(row, time_direction);
+    }
+    return terms;
+  }
+  tape.differentiate(L.node, L.slope);
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) terms.mass(i, j) = adjoint_tangent(v_taped[i], velocity_direction(j));
-    terms.rhs[i] = f[i] + adjoint(q_taped[i]) - adjoint_tangent(v_taped[i], time_direction);
+    const int v_i = v_taped[i].node;
+    for (int j = 0; j < n; ++j) terms.mass(i, j) = tape.adjoint_tangent(v_i, velocity_direction(j));
+    terms.rhs[i] = f[i] + tape.adjoint(q_taped[i].node) - tape.adjoint_tangent(v_i, time_direction);
   }
   return terms;
 }

@@ -11,6 +11,12 @@
 /// small multiple of (directions + 1) × the cost of y, where nested forward mode (dual.hpp) costs
 /// a multiple of directions × (directions + 1) × the cost of y.
 ///
+/// A second way to the same second derivatives takes first derivatives only in the reverse sweep
+/// and then sums each operation's second derivatives, applied to its arguments' tangents, over
+/// the tape (accumulate_second_derivatives()): no adjoint tangents, but outer products of the
+/// arguments' tangents, whose ranges grow along a model's running sums, so that it is the faster
+/// one for few directions only (lagrange_terms.hpp says where).
+///
 /// Two kinds of sparsity keep that multiple small:
 ///   - each quantity's tangents are zero outside a range of directions, which the tape tracks
 ///     and computes only within (a quantity of q alone has the time direction only; a running
@@ -125,6 +131,48 @@ class SecondOrderTape {
     }
   }
 
+  /// The reverse sweep of first derivatives only, from y = seed × `output`: afterwards
+  /// adjoint(x) = ∂y/∂x for every recorded x, and no adjoint tangents.
+  void differentiate_first_order(int output, double seed = 1.0) {
+    reverse_.assign(nodes_.size(), Reverse{});
+    reverse_[output].adjoint = seed;
+    for (int c = output; c >= 0; --c) {
+      const Node& node = nodes_[c];
+      const double adjoint_c = reverse_[c].adjoint;
+      if (adjoint_c == 0.0 || node.a == no_argument) continue;  // nothing to pass on, or an input
+      reverse_[node.a].adjoint += node.partials.da * adjoint_c;
+      if (node.b != no_argument) reverse_[node.b].adjoint += node.partials.db * adjoint_c;
+    }
+  }
+
+  /// After differentiate_first_order(): the second derivatives of y along the directions, in the
+  /// rows [first_row, end_row), each up to its own column (the lower triangle; the Hessian is
+  /// symmetric). They are the second-order chain rule summed over the recorded operations
+  /// c = g(a, b): Σ_c c̄ (g_aa ȧ ȧᵀ + g_ab (ȧ ḃᵀ + ḃ ȧᵀ) + g_bb ḃ ḃᵀ), c̄ = ∂y/∂c. Read them with
+  /// second_derivative().
+  void accumulate_second_derivatives(int first_row, int end_row) {
+    first_row_ = first_row;
+    const Range rows{first_row, end_row};
+    second_derivatives_.assign(offset(end_row - first_row), 0.0);  // a row of directions_ per row
+    for (int c = size() - 1; c >= 0; --c) {
+      const Node& node = nodes_[c];
+      const double adjoint_c = reverse_[c].adjoint;
+      if (adjoint_c == 0.0 || node.a == no_argument) continue;
+      const TapePartials& g = node.partials;
+      const Range range_a = nodes_[node.a].tangents;
+      const double* a_dot = tangent_row(node.a);
+      add_outer_product(rows, adjoint_c * g.daa, range_a, a_dot, range_a, a_dot);
+      if (node.b == no_argument) continue;
+      const Range range_b = nodes_[node.b].tangents;
+      const double* b_dot = tangent_row(node.b);
+      add_outer_product(rows, adjoint_c * g.dab, range_a, a_dot, range_b, b_dot);
+      add_outer_product(rows, adjoint_c * g.dab, range_b, b_dot, range_a, a_dot);
+      add_outer_product(rows, adjoint_c * g.dbb, range_b, b_dot, range_b, b_dot);
+    }
+  }
+  /// ∂²y along directions `row` and `column`, column ≤ row, from accumulate_second_derivatives().
+  double second_derivative(int row, int column) const { return second_derivative_row(row)[column]; }
+
   double adjoint(int node) const { return reverse_[node].adjoint; }
   double adjoint_tangent(int node, int direction) const {
     const Range& range = reverse_[node].tangents;
@@ -156,9 +204,15 @@ class SecondOrderTape {
     bool reached = false;
   };
 
-  std::size_t offset(int node) const { return static_cast<std::size_t>(node) * static_cast<std::size_t>(directions_); }
+  /// Where a row of directions_ entries begins: a node's tangents, or a direction's second
+  /// derivatives (counted from first_row_).
+  std::size_t offset(int row) const { return static_cast<std::size_t>(row) * static_cast<std::size_t>(directions_); }
   double* tangent_row(int node) { return tangent_rows_.data() + offset(node); }
   const double* tangent_row(int node) const { return tangent_rows_.data() + offset(node); }
+  double* second_derivative_row(int row) { return second_derivatives_.data() + offset(row - first_row_); }
+  const double* second_derivative_row(int row) const {
+    return second_derivatives_.data() + offset(row - first_row_);
+  }
   double* adjoint_tangent_row(int node) { return adjoint_tangent_rows_.data() + offset(node); }
   const double* adjoint_tangent_row(int node) const { return adjoint_tangent_rows_.data() + offset(node); }
 
@@ -180,6 +234,20 @@ class SecondOrderTape {
     } else {
       std::fill(row + wider.begin, row + old.begin, 0.0);
       std::fill(row + old.end, row + wider.end, 0.0);
+    }
+  }
+
+  /// H[r][k] += w x_r y_k for the rows r of `rows` within x's range and the columns k ≤ r of y's
+  /// range.
+  void add_outer_product(const Range& rows, double w, const Range& x_range, const double* x,
+                         const Range& y_range, const double* __restrict y) {
+    if (w == 0.0) return;
+    const int row_begin = std::max(rows.begin, x_range.begin), row_end = std::min(rows.end, x_range.end);
+    for (int r = row_begin; r < row_end; ++r) {
+      const double w_x = w * x[r];
+      double* __restrict h = second_derivative_row(r);
+      const int column_end = std::min(y_range.end, r + 1);
+      for (int k = y_range.begin; k < column_end; ++k) h[k] += w_x * y[k];
     }
   }
 
@@ -222,6 +290,8 @@ class SecondOrderTape {
   std::vector<double> tangent_rows_;          // a row of directions_ per node
   std::vector<double> adjoint_tangent_rows_;  // likewise
   std::vector<Reverse> reverse_;
+  int first_row_ = 0;                       ///< of second_derivatives_
+  std::vector<double> second_derivatives_;  // a row of directions_ per direction from first_row_
 };
 
 /// The calling thread's tape for the library's evaluations (lagrange_terms.hpp,
