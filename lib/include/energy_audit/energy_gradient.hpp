@@ -46,13 +46,13 @@ EnergyGradient<M::dofs> energy_gradient(const M& model, const VectorN<double, M:
     const TapedScalar T = model.kinetic_energy(q_taped, v_taped, t);
     EnergyGradient<n> g;
     if (!T.is_constant()) {
-      tape.differentiate(T.node, T.slope);
+      tape.differentiate_first_order(T.node, T.slope);
       for (int i = 0; i < n; ++i) g.kinetic_q[i] = tape.adjoint(q_taped[i].node);
       for (int i = 0; i < n; ++i) g.kinetic_v[i] = tape.adjoint(v_taped[i].node);
     }
     const TapedScalar V = model.potential_energy(q_taped, t);
     if (!V.is_constant()) {
-      tape.differentiate(V.node, V.slope);
+      tape.differentiate_first_order(V.node, V.slope);
       for (int i = 0; i < n; ++i) g.potential_q[i] = tape.adjoint(q_taped[i].node);
     }
     g.energy = T.value + V.value;

@@ -132,16 +132,17 @@ class SecondOrderTape {
   }
 
   /// The reverse sweep of first derivatives only, from y = seed × `output`: afterwards
-  /// adjoint(x) = ∂y/∂x for every recorded x, and no adjoint tangents.
+  /// adjoint(x) = ∂y/∂x for every recorded x, and no adjoint tangents. The adjoints are those of
+  /// differentiate(), which passes them on the same way.
   void differentiate_first_order(int output, double seed = 1.0) {
     reverse_.assign(nodes_.size(), Reverse{});
     reverse_[output].adjoint = seed;
+    reverse_[output].reached = true;
     for (int c = output; c >= 0; --c) {
       const Node& node = nodes_[c];
-      const double adjoint_c = reverse_[c].adjoint;
-      if (adjoint_c == 0.0 || node.a == no_argument) continue;  // nothing to pass on, or an input
-      reverse_[node.a].adjoint += node.partials.da * adjoint_c;
-      if (node.b != no_argument) reverse_[node.b].adjoint += node.partials.db * adjoint_c;
+      if (!reverse_[c].reached || node.a == no_argument) continue;  // no path to the output, or an input
+      propagate_adjoint(c, node.a, node.partials.da);
+      if (node.b != no_argument) propagate_adjoint(c, node.b, node.partials.db);
     }
   }
 
