@@ -106,16 +106,20 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   }
   arguments.options.apply_to(settings);
   studies::check_model_options_apply(model, settings);
-  studies::check_method_options_apply(settings.given, settings.options, studies::methods_used(settings.method));
-  // As the command line checks --table and --relax (run's arkode methods are adaptive here).
+  // As the command line's run takes the method: arkode-erk and arkode-dirk given a step run at
+  // it (and take no tolerances), their table then needs no embedded method; arkode-sprk always
+  // takes a fixed step, of the order of the method it runs.
   settings.table = arguments.table.value_or("");
   settings.relax = arguments.relax;
-  examples::check_table(settings.method, settings.table, settings.method.adaptive(), "table");
+  const bool at_given_step = studies::runs_at_given_step(settings.method, settings.given, settings.options);
+  examples::check_table(settings.method, settings.table, settings.method.adaptive() && !at_given_step, "table");
   examples::check_relax(settings.method, settings.table, settings.relax, "relax", "table");
-  // arkode-sprk takes a fixed step: the order of the method it runs.
-  if (settings.method.needs_separable_model) settings.method = examples::method_at_fixed_step(settings.method, settings.table);
+  if (at_given_step || settings.method.needs_separable_model) {
+    settings.method = examples::method_at_fixed_step(settings.method, settings.table, settings.relax && at_given_step);
+  }
+  studies::check_method_options_apply(settings.given, settings.options, studies::methods_used(settings.method),
+                                      examples::methods(), true);
   if (arguments.every) {
-    if (*arguments.every == 0) throw studies::SettingsError("every: must be >= 1");
     if (!arguments.history) throw studies::SettingsError("every: thins the history, which history=False does not keep");
   }
   if (!arguments.history) {
@@ -335,9 +339,20 @@ py::array_t<double, py::array::c_style> real_samples(const SampleArray& samples,
   return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
 }
 
-/// A vector or matrix of samples as the n × N samples (one column per time).
-ea::Matrix samples_matrix(const SampleArray& samples, py::ssize_t count, const char* name) {
+/// The shape of an array as NumPy writes it: "(41,)", "(41, 2)".
+std::string shape_text(const py::array& values) {
+  std::string text = "(";
+  for (py::ssize_t k = 0; k < values.ndim(); ++k) {
+    text += (k == 0 ? "" : ", ") + std::to_string(values.shape(k));
+  }
+  return text + (values.ndim() == 1 ? ",)" : ")");
+}
+
+/// A vector or matrix of samples as the n × N samples (one column per time); `shape` receives its
+/// shape as the caller gave it.
+ea::Matrix samples_matrix(const SampleArray& samples, py::ssize_t count, const char* name, std::string& shape) {
   const py::array_t<double, py::array::c_style> values = real_samples(samples, name);
+  shape = shape_text(values);
   if (values.ndim() == 1) {
     if (values.shape(0) != count) {
       throw ea::InvalidArgument(std::string(name) + " has " + std::to_string(values.shape(0)) + " samples, t has " +
@@ -347,8 +362,9 @@ ea::Matrix samples_matrix(const SampleArray& samples, py::ssize_t count, const c
     for (py::ssize_t i = 0; i < count; ++i) m(0, i) = values.at(i);
     return m;
   }
-  if (values.ndim() != 2 || values.shape(0) != count) {
-    throw ea::InvalidArgument(std::string(name) + " must be (N,) or (N, n) with N = len(t) = " + std::to_string(count));
+  if (values.ndim() != 2 || values.shape(0) != count || values.shape(1) < 1) {
+    throw ea::InvalidArgument(std::string(name) + " has shape " + shape + "; it must be (N,) or (N, n) with N = len(t) = " +
+                              std::to_string(count) + " and n >= 1");
   }
   ea::Matrix m(values.shape(1), count);
   for (py::ssize_t i = 0; i < count; ++i) {
@@ -395,6 +411,40 @@ py::dict energy_history(const ea::Audit& audit) {
 
 }  // namespace
 
+namespace {
+
+/// The keyword arguments of run, in its signature's order.
+const std::vector<std::string> run_keywords{
+    "model", "method", "step", "rtol", "atol", "max_steps", "z_as", "iteration", "initial_step", "max_step",
+    "t_end", "set", "init", "form", "independent", "threshold", "drift_threshold", "stabilize", "baumgarte",
+    "phase", "equation_check_every", "equation_threshold", "every", "history", "progress", "equation_columns",
+    "ledger_columns", "table", "relax"};
+
+/// A TypeError of one line for a keyword that `function` does not take, naming the keyword and
+/// the closest of `known` (difflib's) when one is close.
+void refuse_unexpected_keywords(const char* function, const py::kwargs& unexpected,
+                                const std::vector<std::string>& known) {
+  for (const auto& [key, value] : unexpected) {
+    const std::string name = py::str(key);
+    const py::list close = py::module_::import("difflib").attr("get_close_matches")(name, known, 1);
+    throw py::type_error(std::string(function) + "() got an unexpected keyword argument '" + name + "'" +
+                         (close.empty() ? std::string() : "; did you mean '" + close[0].cast<std::string>() + "'?"));
+  }
+}
+
+/// A count argument (every, equation_check_every) as the option takes it; SettingsError naming
+/// `name` below `least`.
+std::optional<std::size_t> count_argument(const char* name, std::optional<long long> value, long long least) {
+  if (!value) return std::nullopt;
+  if (*value < least) {
+    throw studies::SettingsError(std::string(name) + ": " + std::to_string(*value) + " must be >= " +
+                                 std::to_string(least));
+  }
+  return static_cast<std::size_t>(*value);
+}
+
+}  // namespace
+
 /// "1.234e-09": δ_C as the command line's summary prints it.
 std::string drift_text(double delta_C) {
   char text[32];
@@ -410,12 +460,13 @@ ValueError naming it. Ctrl-C stops the run at the next step boundary and returns
 computed, its end "interrupted at t = ...".
 
 model: a name of models(); method: a name of methods() (default rk4).
-step: the fixed step h [s] (fixed-step methods; default 1e-3).
+step: the fixed step h [s] (fixed-step methods; default 1e-3); given to arkode-erk or
+  arkode-dirk, they run at it and take no tolerances.
 rtol, atol: tolerances of the adaptive methods (cvode-bdf, cvode-adams, idas, arkode-erk,
-  arkode-dirk; 1e-8, 1e-10).
+  arkode-dirk; 1e-8, 1e-10); rtol below 1.
 table: arkode-erk, arkode-dirk: the Butcher table by ARKODE's name (default: the stepper's of
-  order 4; with relax on arkode-dirk, the relaxation default); one without an embedded method is
-  refused (run's ARKODE steps are adaptive).
+  order 4; with relax on arkode-dirk, the relaxation default); one without an embedded method
+  needs step (adaptive steps need the embedded method's estimate).
 relax: arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H
   (SUNDIALS 6.6 or later; scleronomic models, not in form maggi; a table whose weights b_i are
   all >= 0).
@@ -435,8 +486,8 @@ stabilize: none|baumgarte|ggl (multiplier models; ggl with idas); baumgarte: (al
 phase: right|midpoint, models with an excitation in pieces.
 equation_check_every, equation_threshold: models with hand-derived accelerations, check
   Lagrange's equations every K-th step (100; 0: never) against the threshold (1e-8).
-every: keep every K-th step in the history, and the last state (default 1; delta_C sees every
-  step).
+every: keep every K-th step in the history, and the last state (default 1, at least 1; delta_C
+  sees every step).
 history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane with step 1e-6
   holds 5e6 rows x 16 columns, 640 MB). Above 256 MiB a UserWarning says so before the run;
   every=K or history=False bound it.
@@ -449,7 +500,8 @@ ledger_columns: add to the history, for a model that names its forces, P_NAME [W
 
 Returns a RunResult. A run that fails once started (a solver's failure, a mass matrix that is
 not positive definite) comes back with verdict "error" and its end "error: ..."; a failure before
-the run starts raises AuditError, a bad argument ValueError (TypeError for a wrong type).)";
+the run starts raises AuditError, a bad argument ValueError (TypeError for a wrong type or a
+keyword run does not take).)";
 
 constexpr const char* audit_trajectory_doc = R"(Audits samples of a trajectory computed elsewhere.
 
@@ -554,15 +606,18 @@ PYBIND11_MODULE(_energy_audit, m) {
          const std::map<std::string, double>& init, std::optional<std::string> form,
          const std::vector<std::string>& independent, double threshold, std::optional<double> drift_threshold,
          const std::string& stabilize, std::optional<std::pair<double, double>> baumgarte,
-         std::optional<std::string> phase, std::optional<std::size_t> equation_check_every,
-         std::optional<double> equation_threshold, std::optional<std::size_t> every, bool history, bool progress,
-         bool equation_columns, bool ledger_columns, std::optional<std::string> table, bool relax) {
+         std::optional<std::string> phase, std::optional<long long> equation_check_every,
+         std::optional<double> equation_threshold, std::optional<long long> every, bool history, bool progress,
+         bool equation_columns, bool ledger_columns, std::optional<std::string> table, bool relax,
+         const py::kwargs& unexpected) {
+        refuse_unexpected_keywords("run", unexpected, run_keywords);
         return run(model, RunArguments{method, step, rtol, table, relax,
                                        python::ModelOptions{atol, max_steps, z_as, iteration, initial_step, max_step,
                                                             t_end, form, independent, threshold, drift_threshold,
-                                                            stabilize, baumgarte, phase, equation_check_every,
+                                                            stabilize, baumgarte, phase,
+                                                            count_argument("equation_check_every", equation_check_every, 0),
                                                             equation_threshold},
-                                       set, init, every, history, progress,
+                                       set, init, count_argument("every", every, 1), history, progress,
                                        studies::DiagnosisColumns{equation_columns, ledger_columns}});
       },
       py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
@@ -613,8 +668,15 @@ PYBIND11_MODULE(_energy_audit, m) {
         const py::array_t<double, py::array::c_style> t = real_samples(times, "t");
         if (t.ndim() != 1) throw ea::InvalidArgument("t must be one-dimensional");
         const py::ssize_t count = t.shape(0);
-        ea::TrajectorySamples samples{ea::Vector(count), samples_matrix(positions, count, "q"),
-                                      samples_matrix(velocities, count, "v"), samples_matrix(accelerations, count, "a")};
+        std::string q_shape, v_shape, a_shape;
+        ea::TrajectorySamples samples{ea::Vector(count), samples_matrix(positions, count, "q", q_shape),
+                                      samples_matrix(velocities, count, "v", v_shape),
+                                      samples_matrix(accelerations, count, "a", a_shape)};
+        // One coordinate count n for the three, said in the (N, n) layout they were given in.
+        if (samples.v.rows() != samples.q.rows() || samples.a.rows() != samples.q.rows()) {
+          throw ea::InvalidArgument("q, v and a must have one shape, (N,) or (N, n); they are " + q_shape + ", " +
+                                    v_shape + " and " + a_shape);
+        }
         for (py::ssize_t i = 0; i < count; ++i) samples.t[i] = t.at(i);
         // The user's functions are called here, on this thread: an exception they raise reaches
         // the caller as itself (pybind11's error_already_set carries it through the audit).

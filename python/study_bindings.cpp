@@ -62,6 +62,15 @@ void check_positive(const char* argument, double value) {
   }
 }
 
+/// `list` when given, else `defaults`; SettingsError naming `argument` for a list given empty, as
+/// the command line refuses `--steps ''`.
+std::vector<double> list_or(const char* argument, const std::optional<std::vector<double>>& list,
+                            std::vector<double> defaults) {
+  if (!list) return defaults;
+  if (list->empty()) throw SettingsError(std::string(argument) + ": none given");
+  return *list;
+}
+
 /// The methods named, and what they are for the options that act on some methods only.
 struct MethodList {
   std::vector<Method> methods;
@@ -137,12 +146,12 @@ py::object compare_study(const std::string& model, const std::optional<std::vect
   const ModelEntry& entry = audited_model(model, ", audited by its constraint drift: use stability, not compare");
   ComparisonPlan plan;
   plan.base = study_settings(entry, options, list_keywords());
-  plan.steps = steps.value_or(std::vector<double>{1e-2, 5e-3, 1e-3});
-  plan.rtols = rtols.value_or(std::vector<double>{1e-4, 1e-6, 1e-8, 1e-10});
+  plan.steps = list_or("steps", steps, {1e-2, 5e-3, 1e-3});
+  plan.rtols = list_or("rtols", rtols, {1e-4, 1e-6, 1e-8, 1e-10});
   const MethodList list = method_list(methods.value_or(fixed_step_method_names(examples::methods())));
   plan.methods = list.methods;
   check_lists_apply(list.used, plan.base.options, steps.has_value(), rtols.has_value());
-  check_method_options_apply(plan.base.given, plan.base.options, list.used);
+  check_method_options_apply(plan.base.given, plan.base.options, list.used, examples::methods());
   const ModelSetup setup{assignments(set), assignments(init)};
   comparison_runs(entry, setup, plan);  // every run's settings are checked before the first starts
   StopRequest stop;
@@ -168,12 +177,12 @@ py::object sweep_study(const std::string& model, const std::optional<std::vector
   plan.parameters = assignment_lists(set, "set");
   plan.initial_values = assignment_lists(init, "init");
   plan.base = study_settings(entry, options, list_keywords());
-  plan.steps = steps.value_or(std::vector<double>{1e-3});
-  plan.rtols = rtols.value_or(std::vector<double>{1e-8});
+  plan.steps = list_or("steps", steps, {1e-3});
+  plan.rtols = list_or("rtols", rtols, {1e-8});
   const MethodList list = method_list(methods.value_or(std::vector<std::string>{"rk4"}));
   plan.methods = list.methods;
   check_lists_apply(list.used, plan.base.options, steps.has_value(), rtols.has_value());
-  check_method_options_apply(plan.base.given, plan.base.options, list.used);
+  check_method_options_apply(plan.base.given, plan.base.options, list.used, examples::methods());
   std::vector<SweepRun> runs = plan_runs(entry, plan);  // each run's settings checked before the first starts
   StopRequest stop;
   plan.base.stop = &stop;
@@ -215,7 +224,7 @@ py::object advise_study(const std::string& model, double target, std::optional<d
     list.methods = methods_that_run(entry, setup, settings.base);  // each checked there
     list.used = methods_used(list.methods, "the methods");
   }
-  check_method_options_apply(settings.base.given, settings.base.options, list.used);
+  check_method_options_apply(settings.base.given, settings.base.options, list.used, examples::methods());
   StopRequest stop;
   settings.base.stop = &stop;
   const Advice advice = run_study(stop, thread_total, progress, [&](const RunPool& pool) {
@@ -245,7 +254,8 @@ py::object diagnose_study(const std::string& model, const std::string& method, s
     settings.base.cvodes.rtol = *rtol;
     settings.base.given.insert("rtol");
   }
-  check_method_options_apply(settings.base.given, settings.base.options, methods_used(settings.base.method));
+  check_method_options_apply(settings.base.given, settings.base.options, methods_used(settings.base.method),
+                             examples::methods());
   const ModelSetup setup{assignments(set), assignments(init)};
   check_diagnosis(entry, setup, settings);
   StopRequest stop;
@@ -271,6 +281,28 @@ std::vector<DriftPoint> drift_points(const py::iterable& pairs) {
   return points;
 }
 
+/// SettingsError naming `argument` unless every resolution is finite, > 0 and given once, and the
+/// δ_C of every finished run is a number >= 0 (a run that did not finish may carry any δ_C: the
+/// classifier leaves it out).
+void check_drift_ladder(const std::vector<DriftPoint>& points, const std::string& argument) {
+  std::vector<double> resolutions;
+  for (const DriftPoint& p : points) {
+    if (!std::isfinite(p.resolution) || !(p.resolution > 0)) {
+      throw SettingsError(argument + ": resolution " + to_text(p.resolution) + " must be > 0");
+    }
+    if (p.finished && (std::isnan(p.delta_C) || p.delta_C < 0)) {
+      throw SettingsError(argument + ": delta_C " + to_text(p.delta_C) + " at resolution " + to_text(p.resolution) +
+                          " must be >= 0 (a run that did not finish is given with finished False)");
+    }
+    resolutions.push_back(p.resolution);
+  }
+  std::sort(resolutions.begin(), resolutions.end());
+  const auto twice = std::adjacent_find(resolutions.begin(), resolutions.end());
+  if (twice != resolutions.end()) {
+    throw SettingsError(argument + ": resolution " + to_text(*twice) + " is given twice");
+  }
+}
+
 py::object classify_drift(const py::iterable& pairs, std::optional<double> order, bool adaptive, double threshold) {
   DriftExpectation expectation;
   expectation.adaptive = adaptive;
@@ -279,7 +311,9 @@ py::object classify_drift(const py::iterable& pairs, std::optional<double> order
   if (order) check_positive("order", *order);
   check_positive("threshold", threshold);
   expectation.threshold = threshold;
-  nlohmann::ordered_json record = drift_classification_record(classify_drift_ladder(drift_points(pairs), expectation));
+  std::vector<DriftPoint> points = drift_points(pairs);
+  check_drift_ladder(points, "pairs");
+  nlohmann::ordered_json record = drift_classification_record(classify_drift_ladder(std::move(points), expectation));
   return record_to_python(record, {});
 }
 
@@ -328,6 +362,7 @@ py::object diagnose_audits(const std::vector<const Audit*>& audits, const std::o
   nlohmann::ordered_json record{{"resolution", steps ? "step" : "rtol"},
                                 {"threshold", expectation.threshold},
                                 {"levels", levels}};
+  check_drift_ladder(points, resolution_name);
   record.update(drift_classification_record(classify_drift_ladder(std::move(points), expectation)));
   return record_to_python(record, {"levels"});
 }

@@ -18,6 +18,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
   out << "advice for " << model << ": the largest step (adaptive: loosest rtol) with delta_C <= " << g(settings.target)
       << (settings.drift_target > 0 ? ", constraint drift <= " + g(settings.drift_target) + " (multiplier models)" : "")
       << "\n";
+  out << "equations  " << advice.equations << "\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-12s %-16s %-11s %-11s %-9s %s\n", "method", "step / rtol", "delta_C", "rhs evals",
                 "wall [s]", "next larger: delta_C");
@@ -26,7 +27,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
     if (m.answer) {
       const std::string next = m.next ? g(m.next->resolution) + ": " + g(m.next->delta_C) : "-";
       std::snprintf(line, sizeof line, "%-12s %-16s %-11s %-11zu %-9.3g %s\n", m.method.c_str(),
-                    ((m.adaptive ? "rtol " : "h ") + g(m.answer->resolution)).c_str(), g(m.answer->delta_C).c_str(),
+                    ((m.adaptive ? "rtol " : "h ") + shortest_text(m.answer->resolution)).c_str(), g(m.answer->delta_C).c_str(),
                     m.answer->rhs_evaluations, m.answer->wall_seconds, next.c_str());
       out << line;
     } else {
@@ -46,7 +47,7 @@ void print_advice(std::ostream& out, const std::string& model, const AdviceSetti
   if (advice.recommended) {
     const MethodAdvice& best = advice.methods[*advice.recommended];
     out << "recommended: " << best.method << (best.adaptive ? " with rtol " : " with step ")
-        << g(best.answer->resolution) << " (" << best.answer->rhs_evaluations
+        << shortest_text(best.answer->resolution) << " (" << best.answer->rhs_evaluations
         << " right-hand-side evaluations, the fewest)\n";
   } else {
     out << "recommended: none: no method met the target\n";

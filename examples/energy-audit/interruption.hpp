@@ -7,8 +7,10 @@
 
 namespace energy_audit::cli {
 
-/// Installs the handlers. The first signal requests the stop; the handler then gives the
-/// signal back its default action, so a second one ends the program at once.
+/// Installs the handlers (again, harmlessly). The first signal requests the stop; a second one,
+/// SIGINT or SIGTERM, removes the temporaries of the files being written
+/// (remove_temporary_outputs) and ends the program at once by the signal's default action.
+/// CommandOutputs::open() installs them before it creates any file.
 void install_interruption_handlers();
 /// What the handlers request; integrators read it once per step.
 const StopRequest& interruption_request();

@@ -69,6 +69,16 @@ std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App
   return std::string(argv[1]);
 }
 
+/// The help's footer: the exit statuses (3 with `fail_on_verdict`, for the commands that take the
+/// option) and where the formats are described.
+std::string exit_status_footer(bool fail_on_verdict) {
+  return std::string("Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence (the history\n"
+                     "computed so far is still written), 2 usage error, ") +
+         (fail_on_verdict ? "3 verdict not pass with --fail-on-verdict,\n" : "\n") +
+         "130 / 143 after SIGINT / SIGTERM (the history so far is written).\n"
+         "The models, methods and the JSON and CSV formats are described in docs/command-line.md and docs/models.md.";
+}
+
 }  // namespace
 }  // namespace energy_audit::cli
 
@@ -81,15 +91,17 @@ int main(int argc, char** argv) {
                "Tracks C = H + Z, which is constant on exact solutions, and judges its relative drift delta_C.",
                "energy-audit"};
   app.require_subcommand(1);
-  app.footer("Exit status: 0 finished (whatever the verdict), 1 run-time failure or divergence (the history\n"
-             "computed so far is still written), 2 usage error, 3 verdict not pass with --fail-on-verdict,\n"
-             "130 / 143 after SIGINT / SIGTERM (the history so far is written).\n"
-             "The models, methods and the JSON and CSV formats are described in docs/command-line.md and docs/models.md.");
+  app.footer(exit_status_footer(true));
   const std::vector<Command> commands{add_list_command(app),      add_run_command(app),
                                       add_compare_command(app),   add_sweep_command(app),
                                       add_audit_trajectory_command(app), add_advise_command(app),
                                       add_diagnose_command(app),
                                       add_stability_command(app), add_reproduce_command(app)};
+  // A command's help names exit status 3 only where it takes --fail-on-verdict (advise and
+  // diagnose judge against their own targets and refuse it).
+  for (const Command& command : commands) {
+    if (command.app->get_option_no_throw("--fail-on-verdict") == nullptr) command.app->footer(exit_status_footer(false));
+  }
 
   try {
     app.parse(argc, argv);

@@ -1,9 +1,15 @@
 #include "output_file.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -30,7 +36,37 @@ struct Destination {
   std::string path;
   bool exists = false;
   struct stat status {};
+  std::string directory;          ///< where the file would be created
+  const char* file_system = "";   ///< the kernel's file system the directory is on (for kernel_interface)
 };
+
+/// inspect()'s refusal of a directory on a file system of the kernel's interfaces (proc, sysfs):
+/// creating a file there fails with a misleading errno (ENOENT in /proc), so the reason is told
+/// in words (refusal_text).
+constexpr int kernel_interface = -1;
+
+/// The name of the kernel-interface file system `type` (statfs's f_type), or nullptr for a file
+/// system that holds files.
+const char* kernel_interface_name(long type) {
+  switch (type) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case BPF_FS_MAGIC: return "bpf";
+    default: return nullptr;
+  }
+}
+
+/// Why `target` cannot be written: strerror(error), or for kernel_interface the file system.
+std::string refusal_text(int error, const Destination& destination) {
+  if (error != kernel_interface) return std::strerror(error);
+  return quoted_path(destination.directory) + " is on the kernel's " + destination.file_system +
+         " file system, where no file can be created or replaced";
+}
 
 /// Standard output as it was before reserve_standard_output_for_outputs(), which then sends
 /// descriptor 1 to standard error; -1 until then.
@@ -101,9 +137,19 @@ int inspect(const std::string& target, Destination& out) {
   }
   const std::string directory = fs::path(out.path).parent_path().string();
   const std::string where = directory.empty() ? "." : directory;
+  out.directory = where;
   struct stat directory_status {};
   if (::stat(where.c_str(), &directory_status) != 0) return errno;
   if (!S_ISDIR(directory_status.st_mode)) return ENOTDIR;
+  // Root passes the access checks below in /proc and /sys, where creating the temporary then
+  // fails with a reason that names no cause ("No such file or directory").
+  struct statfs file_system {};
+  if (::statfs(where.c_str(), &file_system) == 0) {
+    if (const char* name = kernel_interface_name(static_cast<long>(file_system.f_type))) {
+      out.file_system = name;
+      return kernel_interface;
+    }
+  }
   if (!can_write(where, W_OK | X_OK)) return errno;
   // In a sticky directory (/tmp) only the owners of the file or the directory may replace it.
   const uid_t user = ::geteuid();
@@ -136,7 +182,62 @@ mode_t current_umask() {
   return mask;
 }
 
+/// The temporaries of the OutputFiles open, by name, for remove_temporary_outputs() to unlink
+/// from a signal handler: fixed storage and lock-free states, which a handler may read.
+constexpr std::size_t max_registered_temporaries = 32;
+enum SlotState : int { slot_free, slot_filling, slot_ready };
+struct TemporarySlot {
+  std::atomic<int> state{slot_free};
+  std::array<char, 4096> path{};  // PATH_MAX
+};
+std::array<TemporarySlot, max_registered_temporaries> temporary_slots;
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler reads the slots' states");
+
+/// Registers `path`; the slot's index, or -1 when the name is too long or every slot is taken
+/// (the temporary then goes only with its OutputFile).
+int register_temporary(const std::string& path) noexcept {
+  if (path.size() >= TemporarySlot{}.path.size()) return -1;
+  for (std::size_t i = 0; i < temporary_slots.size(); ++i) {
+    int expected = slot_free;
+    if (!temporary_slots[i].state.compare_exchange_strong(expected, slot_filling)) continue;
+    std::memcpy(temporary_slots[i].path.data(), path.c_str(), path.size() + 1);
+    temporary_slots[i].state.store(slot_ready);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void unregister_temporary(int slot) noexcept {
+  if (slot >= 0) temporary_slots[static_cast<std::size_t>(slot)].state.store(slot_free);
+}
+
+/// Six characters for a temporary's name, as mkstemp's XXXXXX become.
+std::string random_suffix() {
+  static constexpr std::string_view letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::array<unsigned char, 6> bytes{};
+  if (::getrandom(bytes.data(), bytes.size(), GRND_NONBLOCK) != static_cast<ssize_t>(bytes.size())) {
+    static unsigned long counter = 0;
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    unsigned long mixed = static_cast<unsigned long>(now.tv_nsec) ^ (static_cast<unsigned long>(::getpid()) << 20) ^
+                          (++counter * 0x9E3779B97F4A7C15ul);
+    for (unsigned char& byte : bytes) {
+      byte = static_cast<unsigned char>(mixed);
+      mixed = mixed >> 8 | mixed << 56;
+    }
+  }
+  std::string suffix;
+  for (const unsigned char byte : bytes) suffix += letters[byte % letters.size()];
+  return suffix;
+}
+
 }  // namespace
+
+void remove_temporary_outputs() noexcept {
+  for (TemporarySlot& slot : temporary_slots) {
+    if (slot.state.load() == slot_ready) ::unlink(slot.path.data());
+  }
+}
 
 std::optional<int> named_descriptor(std::string_view path) {
   if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
@@ -188,7 +289,8 @@ void check_output_path(std::string_view option, const std::string& path) {
   if (path.empty()) throw UsageError(std::string(option) + ": empty file name");
   Destination destination;
   if (const int error = inspect(path, destination)) {
-    throw UsageError(std::string(option) + ": cannot write " + quoted_path(path) + ": " + std::strerror(error));
+    throw UsageError(std::string(option) + ": cannot write " + quoted_path(path) + ": " +
+                     refusal_text(error, destination));
   }
 }
 
@@ -236,7 +338,9 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   if (target_.empty()) fail(ENOENT);
   Destination destination;
-  if (const int error = inspect(target_, destination)) fail(error);
+  if (const int error = inspect(target_, destination)) {
+    throw energy_audit::Error("cannot write " + quoted_path(target_) + ": " + refusal_text(error, destination));
+  }
   destination_ = destination.path;
   if (const std::optional<int> fd = named_descriptor(target_)) {
     fd_ = ::fcntl(descriptor_behind(*fd), F_DUPFD_CLOEXEC, 0);
@@ -253,12 +357,23 @@ OutputFile::OutputFile(std::string target) : target_(std::move(target)) {
   const fs::path path(destination_);
   std::string name = ".";  // appended, not "." + ...: g++ 12 warns falsely (-Wrestrict) on that
   name.append(path.filename().string(), 0, max_name_in_temporary);
-  name.append(".XXXXXX");
-  std::string temporary = (path.parent_path() / name).string();
-  fd_ = ::mkostemp(temporary.data(), O_CLOEXEC);
-  if (fd_ < 0) fail(errno);
-  temporary_ = std::move(temporary);
-  // mkostemp creates 0600; the committed file gets the mode a plain open() would leave.
+  name.append(".");
+  // The name is registered before the file exists, so that a signal handler's
+  // remove_temporary_outputs() finds every temporary that exists (mkostemp would name it only
+  // after creating it).
+  for (int attempt = 0;; ++attempt) {
+    std::string temporary = (path.parent_path() / (name + random_suffix())).string();
+    slot_ = register_temporary(temporary);
+    fd_ = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd_ >= 0) {
+      temporary_ = std::move(temporary);
+      break;
+    }
+    const int error = errno;
+    unregister_temporary(std::exchange(slot_, -1));
+    if (error != EEXIST || attempt == 100) fail(error);
+  }
+  // The temporary is created 0600; the committed file gets the mode a plain open() would leave.
   const mode_t mode = destination.exists ? (destination.status.st_mode & 0777) : (0666 & ~current_umask());
   if (::fchmod(fd_, mode) != 0) {
     const int error = errno;
@@ -272,7 +387,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       destination_(std::move(other.destination_)),
       temporary_(std::exchange(other.temporary_, {})),
       buffer_(std::move(other.buffer_)),
-      fd_(std::exchange(other.fd_, -1)) {}
+      fd_(std::exchange(other.fd_, -1)),
+      slot_(std::exchange(other.slot_, -1)) {}
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
   if (this != &other) {
@@ -282,6 +398,7 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
     temporary_ = std::exchange(other.temporary_, {});
     buffer_ = std::move(other.buffer_);
     fd_ = std::exchange(other.fd_, -1);
+    slot_ = std::exchange(other.slot_, -1);
   }
   return *this;
 }
@@ -313,6 +430,7 @@ void OutputFile::commit() {
   if (::close(std::exchange(fd_, -1)) != 0 && errno != EINTR) fail(errno);
   if (temporary_.empty()) return;  // written in place
   if (::rename(temporary_.c_str(), destination_.c_str()) != 0) fail(errno);
+  unregister_temporary(std::exchange(slot_, -1));
   temporary_.clear();
 }
 
@@ -326,6 +444,7 @@ void OutputFile::flush() {
 void OutputFile::discard() noexcept {
   if (fd_ >= 0) ::close(std::exchange(fd_, -1));
   if (!temporary_.empty()) ::unlink(temporary_.c_str());
+  unregister_temporary(std::exchange(slot_, -1));
   temporary_.clear();
   buffer_.clear();
 }

@@ -34,7 +34,9 @@ void reserve_standard_output_for_outputs();
 /// (strerror: "No such file or directory", "Permission denied", "Is a directory"), as in
 /// "--plot: cannot write 'a/b.png': No such file or directory". A symbolic link is followed to
 /// the file it names, as writing through it would. A name of a descriptor (named_descriptor) must
-/// be open for writing. Creates nothing.
+/// be open for writing. A directory on a file system of the kernel's interfaces (proc, sysfs,
+/// cgroup, ...) is refused with that reason, as in "--csv: cannot write '/proc/version': '/proc'
+/// is on the kernel's proc file system, where no file can be created or replaced". Creates nothing.
 void check_output_path(std::string_view option, const std::string& path);
 
 /// Usage error when two of the given (option, path) outputs name the same file: their lexically
@@ -44,11 +46,16 @@ void check_output_path(std::string_view option, const std::string& path);
 /// pipes (/dev/null), which are written in place, are skipped.
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
-/// A file written under a temporary name in the target's directory (".NAME.XXXXXX", mkostemp)
-/// and renamed over the target by commit(); destroyed uncommitted, it removes the temporary, so
-/// a usage error, an exception or a full disk never leaves an empty, half-written or stale file
-/// under the target's name (an interrupt that kills the process leaves the hidden temporary,
-/// never the target). The committed file has the mode of the file it replaces, or 0666 & ~umask
+/// Removes the temporaries of the OutputFiles open, leaving the targets as they are: for a signal
+/// handler about to end the process (interruption.hpp), so that not even the hidden temporary
+/// stays. Async-signal-safe: it reads fixed storage and calls unlink() alone.
+void remove_temporary_outputs() noexcept;
+
+/// A file written under a temporary name in the target's directory (".NAME.XXXXXX", created with
+/// O_EXCL) and renamed over the target by commit(); destroyed uncommitted, it removes the
+/// temporary, so a usage error, an exception or a full disk never leaves an empty, half-written
+/// or stale file under the target's name, and a signal handler that ends the process removes the
+/// temporaries first (remove_temporary_outputs). The committed file has the mode of the file it replaces, or 0666 & ~umask
 /// for a new one. A symbolic link target is followed: the file it names is replaced and the link
 /// kept. An existing target that is not a regular file (/dev/null, a pipe, a terminal) is
 /// written in place, never replaced, and so is the descriptor a name stands for ("-": standard
@@ -56,7 +63,8 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 class OutputFile {
  public:
   /// Throws energy_audit::Error("cannot write 'PATH': reason") for the cases check_output_path
-  /// refuses, and when the temporary cannot be created.
+  /// refuses, and when the temporary cannot be created. The temporary's name is registered for
+  /// remove_temporary_outputs() before the file is created, and until it is renamed or removed.
   explicit OutputFile(std::string target);
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&& other) noexcept;
@@ -86,6 +94,7 @@ class OutputFile {
   std::string temporary_;    ///< empty when writing in place, and after commit()
   std::string buffer_;
   int fd_ = -1;
+  int slot_ = -1;  ///< the temporary's entry for remove_temporary_outputs(); -1 when none
 };
 
 }  // namespace energy_audit::cli

@@ -21,6 +21,7 @@
 #include <energy_audit/error.hpp>
 
 #include "number_text.hpp"
+#include "usage_error.hpp"
 
 extern char** environ;
 
@@ -287,10 +288,26 @@ std::string decades(double low, double high) {
   return range + "]";
 }
 
-/// The terminal: a PNG on stdout (no `set output`), names drawn as they are (noenhanced).
-std::string terminal(int width, int height) {
-  return "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
-         " noenhanced font ',10'\n";
+/// The terminal of the format `image`'s name names, `width` × `height` pixels (a PDF as many
+/// points), writing to stdout (no `set output`), names drawn as they are (noenhanced).
+std::string terminal(const OutputFile& image, int width, int height) {
+  const std::string pixels = std::to_string(width) + "," + std::to_string(height);
+  switch (format_of_name(image.target()).value_or(FigureFormat::Png)) {
+    case FigureFormat::Svg:
+      return "set terminal svg size " + pixels + " noenhanced font 'sans,10' background '#ffffff'\n";
+    case FigureFormat::Pdf:
+      return "set terminal pdfcairo size " + shortest_text(width / 72.0) + "in," + shortest_text(height / 72.0) +
+             "in noenhanced font ',10'\n";
+    case FigureFormat::Png:
+      break;
+  }
+  return "set terminal pngcairo size " + pixels + " noenhanced font ',10'\n";
+}
+
+/// A key inside the frame at `where` ("top left"), boxed and opaque, so that it stays readable
+/// where it covers a curve.
+std::string key_inside(const std::string& where) {
+  return "set key inside " + where + " opaque box lc rgb '#999999' samplen 2 spacing 1.1\n";
 }
 
 /// `name` << EOD ... EOD with the points a log scale can show in y (and in x when `log_x`).
@@ -345,57 +362,100 @@ void require_gnuplot(std::string_view option) {
   throw Error(not_found + std::string(option));
 }
 
-void plot_work_precision(OutputFile& png, const std::string& model, const std::vector<WorkPrecisionPoint>& points,
+std::optional<FigureFormat> format_of_name(std::string_view path) {
+  if (named_descriptor(path)) return FigureFormat::Png;
+  const std::string_view name = path.substr(path.find_last_of('/') + 1);
+  const std::size_t dot = name.find_last_of('.');
+  if (dot == std::string_view::npos || dot == 0) return FigureFormat::Png;  // "plot", ".hidden"
+  std::string extension(name.substr(dot + 1));
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == "png") return FigureFormat::Png;
+  if (extension == "svg") return FigureFormat::Svg;
+  if (extension == "pdf") return FigureFormat::Pdf;
+  return std::nullopt;
+}
+
+FigureFormat figure_format(std::string_view option, std::string_view path) {
+  if (const std::optional<FigureFormat> format = format_of_name(path)) return *format;
+  throw UsageError(std::string(option) + ": cannot draw " + quoted_path(path) +
+                   ": name the figure .png, .svg or .pdf (the format it is drawn in)");
+}
+
+void plot_work_precision(OutputFile& png, const std::string& title, const std::vector<WorkPrecisionPoint>& points,
                          double threshold) {
   std::string data, plot;
   std::size_t drawn = 0;
-  double x_min = INFINITY, x_max = -INFINITY;
+  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
   for (const auto& [method, indices] : group_by_method(points)) {
     std::vector<std::pair<double, double>> xy;
+    std::vector<std::pair<std::string, int>> verdicts;  // in order of first appearance
     for (std::size_t i : indices) {
       if (drawable(points[i].rhs_evaluations) && drawable(points[i].delta_C)) {
         xy.emplace_back(points[i].rhs_evaluations, points[i].delta_C);
         x_min = std::min(x_min, points[i].rhs_evaluations);
         x_max = std::max(x_max, points[i].rhs_evaluations);
+        y_min = std::min(y_min, points[i].delta_C);
+        y_max = std::max(y_max, points[i].delta_C);
+        const auto counted = std::ranges::find(verdicts, points[i].verdict, &std::pair<std::string, int>::first);
+        if (counted == verdicts.end()) {
+          verdicts.emplace_back(points[i].verdict, 1);
+        } else {
+          ++counted->second;
+        }
       }
     }
     if (xy.empty()) continue;
+    std::string label = method;
+    for (std::size_t v = 0; v < verdicts.size(); ++v) {
+      if (verdicts[v].first.empty()) continue;
+      label += (v == 0 ? ": " : ", ") + verdicts[v].first + " " + std::to_string(verdicts[v].second);
+    }
     const std::string name = "$m" + std::to_string(drawn);
     data += datablock(name, xy, true);
     plot += (drawn ? ", " : "plot ") + name + " with linespoints " + line_style(drawn) + " pt " +
-            std::to_string(point_types[drawn % point_types.size()]) + " ps 1.2 lw 1.5 title " + literal(method);
+            std::to_string(point_types[drawn % point_types.size()]) + " ps 1.2 lw 1.5 title " + literal(label);
     ++drawn;
   }
   if (drawn == 0) throw Error("nothing to plot: no finished run with delta_C > 0");
   if (drawable(threshold)) {
     plot += ", " + shortest_text(threshold) + " with lines lc rgb 'black' dt 2 lw 1.5 title " +
             literal("threshold " + short_scientific(threshold));
+    y_min = std::min(y_min, threshold);
+    y_max = std::max(y_max, threshold);
   }
-  // Whole decades in x: the threshold line, sampled over the x range, then spans the frame.
-  const std::string script = terminal(1000, 700) + "set title " + literal("work-precision: " + model) + "\n" +
-                             "set grid\nset key outside right\nset logscale xy\nset format y '%.0e'\n"
+  // Whole decades in x: the threshold line, sampled over the x range, then spans the frame. In y
+  // whole decades too, with room above the highest line (the threshold on a decade would
+  // otherwise lie on the frame's top edge).
+  const std::string script = terminal(png, 1000, 700) + "set title " + literal(title) + "\n" +
+                             "set grid\n" + key_inside("bottom left") + "set logscale xy\nset format y '%.0e'\n"
                              "set xlabel 'right-hand-side evaluations'\nset ylabel 'delta_C'\n" +
-                             "set xrange " + decades(x_min, x_max) + "\n" + data + plot + "\n";
+                             "set xrange " + decades(x_min, x_max) + "\n" + "set yrange " + decades(y_min, 3 * y_max) +
+                             "\n" + data + plot + "\n";
   run_gnuplot(script, png);
 }
 
 namespace {
-/// A datablock of the curve's marks, "t value \"label\"" at the curve's point nearest each
-/// mark's time; empty when no mark can be drawn.
-std::string mark_datablock(const std::string& name, const DriftCurve& curve) {
+/// A datablock of the curve's marks of `kind`, "t value" at the curve's point nearest each such
+/// mark's time; empty when none can be drawn.
+std::string mark_datablock(const std::string& name, const DriftCurve& curve, const std::string& kind) {
   std::string rows;
   for (const auto& [t, label] : curve.marks) {
+    if (label != kind) continue;
     const auto nearest = std::ranges::min_element(curve.points, {}, [t](const auto& point) {
       return std::abs(point.first - t);
     });
     if (!std::isfinite(t) || nearest == curve.points.end() || !drawable(nearest->second)) continue;
-    rows += shortest_text(nearest->first) + " " + shortest_text(nearest->second) + " \"" + label + "\"\n";
+    rows += shortest_text(nearest->first) + " " + shortest_text(nearest->second) + "\n";
   }
   return rows.empty() ? rows : name + " << EOD\n" + rows + "EOD\n";
 }
+
+/// The shapes of the kinds of marks, open so that the curve shows through: circle, triangle,
+/// square, diamond.
+constexpr std::array<int, 4> mark_point_types{6, 8, 4, 12};
 }  // namespace
 
-void plot_control_drift(OutputFile& png, const std::string& model, const std::vector<DriftCurve>& curves) {
+void plot_control_drift(OutputFile& png, const std::string& title, const std::vector<DriftCurve>& curves) {
   // One panel per method: 18 or 26 curves on one set of axes cannot be told apart by colour, and
   // the runs of one method (its steps or rtols) are the ones a reader compares line by line;
   // the panels share their axes, so methods compare by position. Within a panel, line_style
@@ -403,6 +463,7 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
   double t_min = INFINITY, t_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
   std::string data;
   std::vector<bool> has_data(curves.size(), false);
+  std::vector<std::string> kinds;  // the kinds of marks, in order of first appearance
   for (std::size_t c = 0; c < curves.size(); ++c) {
     for (const auto& [t, value] : curves[c].points) {
       if (!std::isfinite(t) || !drawable(value)) continue;
@@ -413,12 +474,18 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
       y_max = std::max(y_max, value);
     }
     if (has_data[c]) data += datablock("$r" + std::to_string(c), curves[c].points, false);
+    for (const auto& mark : curves[c].marks) {
+      if (std::ranges::find(kinds, mark.second) == kinds.end()) kinds.push_back(mark.second);
+    }
   }
-  std::vector<bool> has_marks(curves.size(), false);
+  // marks[c][k]: whether curve c has a datablock of marks of kind k ($mC_K).
+  std::vector<std::vector<bool>> has_marks(curves.size(), std::vector<bool>(kinds.size(), false));
   for (std::size_t c = 0; c < curves.size(); ++c) {
-    const std::string marks = mark_datablock("$m" + std::to_string(c), curves[c]);
-    has_marks[c] = !marks.empty();
-    data += marks;
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      const std::string marks = mark_datablock("$m" + std::to_string(c) + "_" + std::to_string(k), curves[c], kinds[k]);
+      has_marks[c][k] = !marks.empty();
+      data += marks;
+    }
   }
   if (!(y_max > 0)) throw Error("nothing to plot: no run has |C(t) - C(t0)| > 0");
   if (!(t_max > t_min)) t_max = t_min + 1;
@@ -426,35 +493,53 @@ void plot_control_drift(OutputFile& png, const std::string& model, const std::ve
   const auto groups = group_by_method(curves);
   const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(groups.size()))));
   const int rows = static_cast<int>((groups.size() + static_cast<std::size_t>(columns) - 1) / static_cast<std::size_t>(columns));
-  std::string script = terminal(std::max(1000, 560 * columns), std::max(700, 420 * rows)) +
-                       "set logscale y\nset format x '%g'\nset format y '%.0e'\nset grid\n"
-                       "set key below horizontal\nset xlabel 't [s]'\nset ylabel '|C(t) - C(t0)| [J]'\n"
+  // Two decades of room above the highest curve for the key, which sits inside the frame.
+  std::string script = terminal(png, std::max(1000, 560 * columns), std::max(700, 420 * rows)) +
+                       "set logscale y\nset format x '%g'\nset format y '%.0e'\nset grid\n" + key_inside("top left") +
+                       "set xlabel 't [s]'\nset ylabel '|C(t) - C(t0)| [J]'\n"
                        "set xrange [" + shortest_text(t_min) + ":" + shortest_text(t_max) + "]\n"
-                       "set yrange " + decades(y_min, y_max) + "\n" +
+                       "set yrange " + decades(y_min, 100 * y_max) + "\n" +
                        data + "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) +
-                       " title " + literal("|C(t) - C(t0)|: " + model) + "\n";
+                       " title " + literal(title) + "\n";
   for (const auto& [method, indices] : groups) {
     script += "set title " + literal(method) + "\n";
+    std::string marks;
+    std::vector<bool> kind_shown(kinds.size(), false);
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const std::size_t c = indices[k];
       const std::string source = has_data[c] ? "$r" + std::to_string(c) : "NaN";
-      const std::string label = has_data[c] ? curves[c].label : curves[c].label + " (nothing > 0)";
+      std::string label = curves[c].label;
+      if (!curves[c].summary.empty()) label += ": " + curves[c].summary;
+      if (!has_data[c]) label += " (nothing > 0)";
       script += (k ? ", " : "plot ") + source + " with lines " + line_style(k) + " lw 1.5 title " + literal(label);
-      if (has_marks[c]) {
-        script += ", $m" + std::to_string(c) + " using 1:2:3 with labels point pt 7 ps 1 offset char 0.5,0.7 left notitle";
+      for (std::size_t kind = 0; kind < kinds.size(); ++kind) {
+        if (!has_marks[c][kind]) continue;
+        marks += ", $m" + std::to_string(c) + "_" + std::to_string(kind) + " with points " + line_style(k) + " pt " +
+                 std::to_string(mark_point_types[kind % mark_point_types.size()]) + " ps 1.6 lw 2 notitle";
+        kind_shown[kind] = true;
       }
     }
-    script += "\n";
+    // Each kind of mark once in the key, in black: the shape tells the kind, the colour the run.
+    for (std::size_t kind = 0; kind < kinds.size(); ++kind) {
+      if (!kind_shown[kind]) continue;
+      marks += ", NaN with points lc rgb 'black' pt " + std::to_string(mark_point_types[kind % mark_point_types.size()]) +
+               " ps 1.6 lw 2 title " + literal(kinds[kind]);
+    }
+    script += marks + "\n";
   }
   script += "unset multiplot\n";
   run_gnuplot(script, png);
 }
 
 void plot_time_series(OutputFile& png, const std::string& title, const std::vector<TimeSeriesPanel>& panels) {
-  std::string script = terminal(1000, std::max(500, 330 * static_cast<int>(panels.size()))) +
-                       "set grid\nset key outside right\nset format x '%g'\nset format y '%g'\nset xlabel 't [s]'\n" +
-                       "set lmargin at screen 0.08\nset rmargin at screen 0.8\n" +  // the panels' t axes aligned
+  std::string script = terminal(png, 1000, std::max(500, 330 * static_cast<int>(panels.size()))) + "set grid\n" +
+                       key_inside("top left") + "set format x '%g'\nset format y '%g'\nset xlabel 't [s]'\n" +
+                       "set lmargin at screen 0.09\nset rmargin at screen 0.97\n" +  // the panels' t axes aligned
+                       "set offsets 0, 0, graph 0.35, graph 0.05\n" +  // room for the key above the curves
                        "set multiplot layout " + std::to_string(panels.size()) + ",1 title " + literal(title) + "\n";
+  // The marks' styles: black and orange-red, dashed and dotted, told apart from the curves' solid lines.
+  static constexpr std::array<const char*, 4> mark_styles{"lc rgb '#000000' dt 2", "lc rgb '#D55E00' dt 3",
+                                                          "lc rgb '#555555' dt 4", "lc rgb '#CC79A7' dt 5"};
   std::size_t block = 0;
   for (const TimeSeriesPanel& panel : panels) {
     std::string data, plot;
@@ -472,17 +557,19 @@ void plot_time_series(OutputFile& png, const std::string& title, const std::vect
       plot += (k ? ", " : "plot ") + name + " with lines " + line_style(k) + " lw 1.5 title " +
               literal(panel.series[k].label);
     }
-    std::string marks;
-    double label_height = 0.92;  // one line lower for each mark, so that near times do not overprint
+    // Each mark a vertical line across the frame, named in the key with its time: labels in the
+    // frame would overprint one another at near times.
+    std::string arrows;
+    std::size_t drawn_marks = 0;
     for (const auto& [t, label] : panel.marks) {
       if (!std::isfinite(t)) continue;
-      marks += "set arrow from " + shortest_text(t) + ", graph 0 to " + shortest_text(t) +
-               ", graph 1 nohead dashtype 2 lc rgb '#555555'\nset label " + literal(label) + " at " + shortest_text(t) +
-               ", graph " + shortest_text(label_height) + " left offset char 0.4, 0\n";
-      label_height -= 0.08;
+      const std::string style = mark_styles[drawn_marks++ % mark_styles.size()];
+      arrows += "set arrow from " + shortest_text(t) + ", graph 0 to " + shortest_text(t) + ", graph 1 nohead lw 1.5 " +
+                style + "\n";
+      plot += ", NaN with lines lw 1.5 " + style + " title " + literal(label + ", t = " + printf_text("%.4g", t) + " s");
     }
-    script += data + "set title " + literal(panel.title) + "\nset ylabel " + literal(panel.y_label) + "\n" + marks +
-              plot + "\nunset arrow\nunset label\n";
+    script += data + "set title " + literal(panel.title) + "\nset ylabel " + literal(panel.y_label) + "\n" + arrows +
+              plot + "\nunset arrow\n";
   }
   script += "unset multiplot\n";
   run_gnuplot(script, png);
@@ -547,14 +634,16 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
   tics += ")\n";
   const int columns = panels.size() > 1 ? 2 : 1;
   const int rows = static_cast<int>((panels.size() + 1) / static_cast<std::size_t>(columns));
-  std::string script = terminal(std::max(1000, 620 * columns), std::max(500, 380 * rows)) +
-                       "set logscale y\nset format y '%g'\nset format x '%g'\nset grid\nset key below horizontal\n"
+  // The key inside each frame, in a band above the points (up to 2.5 tau_max on the log axis).
+  std::string script = terminal(png, std::max(1000, 620 * columns), std::max(500, 380 * rows)) +
+                       "set logscale y\nset format y '%g'\nset format x '%g'\nset grid\n" +
+                       key_inside("top center horizontal maxrows 2") +
                        "set xlabel " +
                        literal(std::string("k [1/s], symmetric log scale: linear within |k| < ") + scale_text) +
                        "\nset ylabel 'tau [s] (first start below, second above)'\n" +
                        symmetric_log_tics(k_min, k_max, scale) +
                        "set xrange [" + shortest_text(x(k_min)) + ":" + shortest_text(x(k_max)) + "]\n"
-                       "set yrange [" + shortest_text(tau_min * 0.8) + ":" + shortest_text(tau_max * 1.25) + "]\n" + tics +
+                       "set yrange [" + shortest_text(tau_min * 0.8) + ":" + shortest_text(tau_max * 2.5) + "]\n" + tics +
                        "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) + " title " +
                        literal(title) + "\n";
   std::size_t block = 0;
@@ -598,6 +687,31 @@ void plot_verdict_map(OutputFile& png, const std::string& title, const std::vect
     script += data + "set title " + literal(panel.method) + "\n" + plot + "\n";
   }
   script += "unset multiplot\n";
+  run_gnuplot(script, png);
+}
+
+void plot_phase_portrait(OutputFile& png, const std::string& title, const std::string& x_label,
+                         const std::string& y_label, const std::vector<TimeSeries>& curves) {
+  std::string data, plot;
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const std::string name = "$p" + std::to_string(k);
+    data += name + " << EOD\n";
+    bool any = false;
+    for (const auto& [x, y] : curves[k].points) {
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      data += shortest_text(x) + " " + shortest_text(y) + "\n";
+      any = true;
+    }
+    data += "EOD\n";
+    if (!any) throw Error("nothing to plot in '" + title + "': " + curves[k].label + " has no finite point");
+    // Wider lines first: curves that coincide (two methods at a small step) all stay visible.
+    const double width = std::max(1.0, 3.5 - 1.5 * static_cast<double>(k));
+    plot += (k ? ", " : "plot ") + name + " with lines " + line_style(k) + " lw " + shortest_text(width) + " title " +
+            literal(curves[k].label);
+  }
+  const std::string script = terminal(png, 900, 700) + "set grid\n" + key_inside("top right") +
+                             "set format x '%g'\nset format y '%g'\nset title " + literal(title) + "\nset xlabel " +
+                             literal(x_label) + "\nset ylabel " + literal(y_label) + "\n" + data + plot + "\n";
   run_gnuplot(script, png);
 }
 

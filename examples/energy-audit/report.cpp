@@ -10,6 +10,7 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/studies/model_error_evidence.hpp>
 #include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
@@ -135,9 +136,18 @@ void print_work_ledger(std::ostream& out, const Audit& audit) {
   const Json ledger = work_ledger_record(audit);
   if (ledger.is_null()) return;
   const double Z = ledger["Z"].is_number() ? ledger["Z"].get<double>() : NAN;
-  const auto share = [Z](double contribution) {
-    return Z != 0 && std::isfinite(Z) ? " (share of Z " + printf_text("%+.1f", 100 * contribution / Z) + " %)"
-                                      : std::string();
+  // A share is printed of a Z that stands out of round-off, whose quotients would be noise: above
+  // 1000 epsilon of the energy scale (the round-off a sum over some 10^6 steps gathers), and above
+  // sqrt(epsilon) of the works' size, which a Z left where large works cancel (or a run that blew
+  // up) is not.
+  constexpr double epsilon = std::numeric_limits<double>::epsilon();
+  double works_size = std::abs(ledger["explicit_time_work"].get<double>());
+  for (const auto& [name, work] : ledger["forces"].items()) works_size += std::abs(work.get<double>());
+  const bool Z_resolved = std::isfinite(Z) && std::isfinite(works_size) &&
+                          std::abs(Z) > 1e3 * epsilon * audit.energy_scale() &&
+                          std::abs(Z) > std::sqrt(epsilon) * works_size;
+  const auto share = [Z, Z_resolved](double contribution) {
+    return Z_resolved ? " (share of Z " + printf_text("%+.1f", 100 * contribution / Z) + " %)" : std::string();
   };
   for (const auto& [name, work] : ledger["forces"].items()) {
     out << "work       W_" << name << " = " << printf_text("%+.6g", work.get<double>()) << " J"
@@ -165,7 +175,7 @@ void print_work_ledger(std::ostream& out, const Audit& audit) {
 
 void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome& run) {
   out << "model      " << run.model << "\n"
-      << "form       " << form_name(run.form) << "\n"
+      << "form       " << form_name(run.form) << ": " << integrated_equations(model, run.form) << "\n"
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
     out << "tolerances rtol " << printf_text("%g", run.cvodes.rtol) << ", atol " << printf_text("%g", run.cvodes.atol)
@@ -242,6 +252,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   Json j;
   j["model"] = run.model;
   j["form"] = form_name(run.form);
+  j["integrated_equations"] = integrated_equations(model, run.form);
   if (run.form == Form::Maggi) j["independent"] = run.independent;
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "number_text.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {
@@ -51,6 +52,17 @@ std::vector<std::pair<double, double>> RunPlotRows::series(std::string_view name
   return points;
 }
 
+std::string run_title(const ModelEntry& model, const RunOutcome& run) {
+  std::string title = model.name + ", " + run.method.name;
+  if (run.method.adaptive()) {
+    title += " at rtol = " + printf_text("%g", run.cvodes.rtol);
+  } else {
+    title += " at h = " + printf_text("%g", run.step);
+  }
+  if (run.audit) title += ": delta_C = " + printf_text("%.3g", run.audit->relative_drift());
+  return title + ", verdict " + run.verdict();
+}
+
 void plot_run(OutputFile& png, const ModelEntry& model, const RunOutcome& run, const RunPlotRows& rows) {
   const Audit& audit = *run.audit;
   TimeSeriesPanel drift{"C(t) - C(t0)", "[J]", {{"C - C0", rows.series("C", audit.initial_control())}}};
@@ -67,7 +79,7 @@ void plot_run(OutputFile& png, const ModelEntry& model, const RunOutcome& run, c
     panels.push_back(power);
     if (!work.series.empty()) panels.push_back(work);
   }
-  plot_time_series(png, model.name + ", " + run.method.name + ": the audit of C = H + Z", panels);
+  plot_time_series(png, run_title(model, run), panels);
 }
 
 }  // namespace energy_audit::cli

@@ -49,7 +49,11 @@ class RunPlotRows {
   std::size_t rows_seen_ = 0, stride_ = 1;
 };
 
-/// Draws the run (the file header above) from `rows`; throws energy_audit::Error when gnuplot
+/// "crane-wrong, rk4 at h = 0.001: delta_C = 0.0241, verdict fail": the model, the method at its
+/// step (rtol), δ_C and the verdict, which the figure of the run is titled with.
+std::string run_title(const ModelEntry& model, const RunOutcome& run);
+
+/// Draws the run (the file header above) under run_title from `rows`; throws energy_audit::Error when gnuplot
 /// fails or a panel has nothing finite to draw.
 void plot_run(OutputFile& png, const ModelEntry& model, const RunOutcome& run, const RunPlotRows& rows);
 

@@ -46,6 +46,30 @@ std::vector<const MapPoint*> points_of(const StabilityMap& map, const std::strin
   return points;
 }
 
+/// "stability of ellipse, euler and rk4 (verdict against k and tau): stable 120, unstable 42":
+/// the model, the methods and the verdicts counted. A kinematic model has no δ_C: its runs are
+/// judged by the constraint drift f, whose verdicts the map shows.
+std::string stability_title(const std::string& model, const StabilityMap& map) {
+  std::vector<std::string> methods;
+  std::map<std::string, int> verdicts;
+  for (const MapPoint& p : map.points) {
+    if (p.verdict.empty()) continue;
+    if (std::find(methods.begin(), methods.end(), p.method) == methods.end()) methods.push_back(p.method);
+    ++verdicts[p.verdict];
+  }
+  std::string title = "stability of " + model;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    title += (i == 0 ? ", " : i + 1 == methods.size() ? " and " : ", ") + methods[i];
+  }
+  title += " (verdict against k and tau):";
+  bool first = true;
+  for (const auto& [verdict, count] : verdicts) {
+    title += (first ? " " : ", ") + verdict + " " + std::to_string(count);
+    first = false;
+  }
+  return title;
+}
+
 }  // namespace
 
 void print_stability_map(std::ostream& out, const std::string& model, const StabilityMap& map) {
@@ -56,8 +80,12 @@ void print_stability_map(std::ostream& out, const std::string& model, const Stab
          "(z*: real stability limit of R, d = |R(i w)|^2 - 1, w the rotation per step)\n";
   for (const MethodStepSummary& s : map.summaries) {
     out << "\n" << s.method << ", tau = " << printf_text("%.6g", s.tau) << ": linear interval " << printf_text("%.6g", s.linear.lower)
-        << " < k < " << printf_text("%.6g", s.linear.upper) << "; rho(k) = 1 at " << optional_text(s.rho_one_lower) << " and "
-        << optional_text(s.rho_one_upper) << "\n";
+        << " < k < " << printf_text("%.6g", s.linear.upper);
+    if (s.starts.empty()) {  // every start gets its boundaries when the searches run
+      out << "; rho(k) = 1 and the boundaries not searched (--no-boundaries)\n";
+    } else {
+      out << "; rho(k) = 1 at " << optional_text(s.rho_one_lower) << " and " << optional_text(s.rho_one_upper) << "\n";
+    }
     for (const StartBoundaries& b : s.starts) {
       out << "  " << b.start << ": operational boundaries (last stable | first unstable): lower "
           << boundary_text(b.lower) << ", upper " << boundary_text(b.upper) << "\n";
@@ -118,7 +146,7 @@ void plot_stability_map(OutputFile& png, const std::string& model, const Stabili
       panel.upper_limit.emplace_back(s.linear.upper, s.tau);
     }
   }
-  plot_verdict_map(png, "stability of " + model + ": verdict against k and tau", panels);
+  plot_verdict_map(png, stability_title(model, map), panels);
 }
 
 }  // namespace energy_audit::cli

@@ -16,6 +16,7 @@ std::string number(double value) { return shortest_text(value); }
 
 void print_sweep(std::ostream& out, const std::string& model, const SweepResult& sweep) {
   out << "sweep of " << model << ": " << sweep.runs.size() << " runs on " << sweep.workers.text() << "\n";
+  out << "equations  " << sweep.equations << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-28s %-12s %-5s %-10s %-11s %-11s %-9s %s\n", "values", "method", "", "h / rtol",
                 "delta_C", "verdict", "rhs evals", "wall");

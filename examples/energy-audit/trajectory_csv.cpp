@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "output_file.hpp"
@@ -35,21 +36,19 @@ std::vector<std::string> trajectory_columns(const std::vector<std::string>& coor
   return columns;
 }
 
-TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names) {
-  // ifstream opens a directory and reads nothing from it, and says nothing of why an open failed.
+namespace {
+
+/// The samples read from `in`; messages name the file as `name` ("'a.csv'", "standard input").
+TrajectorySamples read_samples(std::istream& in, const std::string& name,
+                               const std::vector<std::string>& coordinate_names) {
   const auto cannot_read = [&](int error) {
-    return UsageError("FILE: cannot read " + quoted_path(path) + ": " + std::strerror(error));
+    return UsageError("FILE: cannot read " + name + ": " + std::strerror(error));
   };
-  struct stat status {};
-  if (::stat(path.c_str(), &status) != 0) throw cannot_read(errno);
-  if (S_ISDIR(status.st_mode)) throw cannot_read(EISDIR);
-  std::ifstream in(path);
-  if (!in) throw cannot_read(errno);
   const std::vector<std::string> expected = trajectory_columns(coordinate_names);
   std::string expected_header;
   for (const std::string& c : expected) expected_header += (expected_header.empty() ? "" : ",") + c;
   const auto fail = [&](std::size_t line, const std::string& what) -> UsageError {
-    return UsageError("FILE: " + quoted_path(path) + ", line " + std::to_string(line) + ": " + what);
+    return UsageError("FILE: " + name + ", line " + std::to_string(line) + ": " + what);
   };
   const std::string needed = "the header must name " + expected_header + " (other columns are skipped)";
   std::string line;
@@ -105,6 +104,22 @@ TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector
     }
   }
   return s;
+}
+
+}  // namespace
+
+TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names) {
+  if (path == "-") return read_samples(std::cin, "standard input", coordinate_names);
+  // ifstream opens a directory and reads nothing from it, and says nothing of why an open failed.
+  const auto cannot_read = [&](int error) {
+    return UsageError("FILE: cannot read " + quoted_path(path) + ": " + std::strerror(error));
+  };
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) throw cannot_read(errno);
+  if (S_ISDIR(status.st_mode)) throw cannot_read(EISDIR);
+  std::ifstream in(path);
+  if (!in) throw cannot_read(errno);
+  return read_samples(in, quoted_path(path), coordinate_names);
 }
 
 }  // namespace energy_audit::cli

@@ -16,8 +16,9 @@ namespace energy_audit::cli {
 /// The header the model's samples need.
 std::vector<std::string> trajectory_columns(const std::vector<std::string>& coordinate_names);
 
-/// Reads the samples; throws UsageError naming the file, the line and what is wrong with it, or
-/// the reason the system gives when the file cannot be read ("No such file or directory").
+/// Reads the samples from the file at `path`, or from standard input for "-"; throws UsageError
+/// naming the file ("standard input" for "-"), the line and what is wrong with it, or the reason
+/// the system gives when the file cannot be read ("No such file or directory").
 TrajectorySamples read_trajectory_csv(const std::string& path, const std::vector<std::string>& coordinate_names);
 
 }  // namespace energy_audit::cli

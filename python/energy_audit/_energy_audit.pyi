@@ -3,7 +3,7 @@
 # extension is here and nothing else (tests/python/test_package.py compares them).
 from collections.abc import Callable, Iterable
 from os import PathLike
-from typing import Any, overload
+from typing import Any, Never, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -138,6 +138,7 @@ def run(
     ledger_columns: bool = False,
     table: str | None = None,
     relax: bool = False,
+    **kwargs: Never,  # no other keyword: one raises TypeError naming it
 ) -> RunResult: ...
 def audit_trajectory(
     t: npt.ArrayLike,

@@ -117,6 +117,33 @@ def _drift_panels(figure, rows, t, C, C0, first_above, fastest, threshold, T, V,
     return axes, drift_axes
 
 
+def run_title(result):
+    """"crane-wrong, rk4 at h = 0.001: delta_C = 0.0241, verdict fail", as the command line titles
+    the figure of a run: the model, the method at its step (rtol for an adaptive method), delta_C
+    and the verdict."""
+    step = getattr(result, "step", 0.0)
+    at = f" at h = {step:g}" if step and step > 0 else f" at rtol = {result.rtol:g}"
+    return f"{result.model}, {result.method}{at}: delta_C = {result.delta_C:.3g}, verdict {result.verdict}"
+
+
+def comparison_title(comparison):
+    """"work-precision of crane, rk4 and euler: delta_C 2.1e-09 to 3.3e-04; pass 3, fail 1": the
+    model, the methods, the range of delta_C and the verdicts counted, as compare --plot's title."""
+    rows = comparison["rows"]
+    methods = list(dict.fromkeys(rows["method"]))
+    named = methods[0] if len(methods) == 1 else ", ".join(methods[:-1]) + " and " + methods[-1]
+    drift = np.asarray(rows["delta_C"], dtype=float)
+    drift = drift[np.isfinite(drift)]
+    text = f"work-precision of {comparison['model']}, {named}"
+    if len(drift):
+        low, high = float(np.min(drift)), float(np.max(drift))
+        text += f": delta_C {low:.2g}" + (f" to {high:.2g}" if low < high else "")
+    counts = {}
+    for verdict in rows["verdict"] if "verdict" in rows else ():
+        counts[verdict] = counts.get(verdict, 0) + 1
+    return text + "; " + ", ".join(f"{verdict} {count}" for verdict, count in counts.items())
+
+
 def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
     """Draws the audit of a run (energy_audit.run's RunResult), as `energy-audit run --plot` does:
     C(t) - C(t0) with dashed lines at the times the drift first exceeds the threshold and grows
@@ -126,7 +153,8 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
     residual work).
 
     path: the image file to write (PNG, SVG, PDF: by its extension); None: a pyplot figure.
-    title: the figure's title (default "MODEL, METHOD: the audit of C = H + Z").
+    title: the figure's title (default run_title(result): the model, the method at its step or
+    rtol, delta_C and the verdict).
     Returns the matplotlib Figure; its first axes hold the line C - C0."""
     if "C" not in result.columns:
         raise ValueError("plot: the run kept no history (history=False)")
@@ -172,7 +200,7 @@ def plot_run(result, path=None, *, title=None, figsize=None, dpi=100):
         totals.grid(True, axis="x")
     last_in_time.set_xlabel("t [s]")
     _stack_panels(figure)
-    return _finish(figure, path, title or f"{result.model}, {result.method}: the audit of C = H + Z")
+    return _finish(figure, path, title or run_title(result))
 
 
 def plot_trajectory(audit, path=None, *, title=None, figsize=(10, 7), dpi=100):
@@ -215,16 +243,19 @@ def plot_comparison(comparison, path=None, *, title=None, figsize=(10, 7), dpi=1
     if drawn == 0:
         raise ValueError("nothing to plot: no finished run with delta_C > 0")
     threshold = getattr(comparison, "threshold", None)
-    if threshold is not None and math.isfinite(threshold) and threshold > 0:
-        axes.axhline(threshold, color="black", ls="--", lw=1.5, label=f"threshold {threshold:.0e}")
     axes.set_xscale("log")
     axes.set_yscale("log")
+    if threshold is not None and math.isfinite(threshold) and threshold > 0:
+        axes.axhline(threshold, color="black", ls="--", lw=1.5, label=f"threshold {threshold:.0e}")
+        # Room above the threshold, which would otherwise lie on the frame's top edge.
+        low, high = axes.get_ylim()
+        axes.set_ylim(min(low, threshold / 3), max(high, threshold * 3))
     axes.set_xlabel("right-hand-side evaluations")
     axes.set_ylabel("delta_C")
     axes.grid(True, which="both")
-    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
-    axes.set_title(title or f"work-precision: {comparison['model']}")
-    figure.subplots_adjust(left=0.09, right=0.8, top=0.93, bottom=0.09)
+    axes.legend(loc="lower left", fontsize="small", framealpha=0.9)  # inside the frame
+    axes.set_title(title or comparison_title(comparison))
+    figure.subplots_adjust(left=0.09, right=0.97, top=0.93, bottom=0.09)
     if path is not None:
         figure.savefig(path)
     return figure

@@ -129,7 +129,7 @@ class _Expressions:
             symbol = by_name.get(key if isinstance(key, str) else getattr(key, "name", None))
             if symbol is None or (not isinstance(key, str) and key != symbol):
                 raise ValueError(f"{what}: {key} is not a parameter of T, V or the forces")
-            replacements[symbol] = sp.Float(float(value), 17)
+            replacements[symbol] = sp.Float(float(_number(value, f"{what}: {symbol.name}")), 17)
         missing = [symbol.name for symbol in self.parameters if symbol not in replacements]
         if missing:
             raise ValueError(f"{what}: no value for {', '.join(missing)}")
@@ -270,11 +270,15 @@ def _string(text):
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def _number(value):
-    text = repr(float(value))
-    if text in ("nan", "inf", "-inf"):
-        raise ValueError(f"{value} is not finite")
-    return text
+def _number(value, what):
+    """repr of value as a float; ValueError naming `what` unless it is a finite real number."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}: {value!r} is not a number") from None
+    if not np.isfinite(number):
+        raise ValueError(f"{what}: {value} is not finite")
+    return repr(number)
 
 
 def _body(expressions, local_names, printer, result_lines):
@@ -325,7 +329,7 @@ def write_cpp_model(path, name, T, V, forces, q, *, v=None, t=None, parameters=N
         symbol = next((p for p in expressions.parameters if p == key or p.name == str(key)), None)
         if symbol is None:
             raise ValueError(f"parameters: {key} is not a parameter of T, V or the forces")
-        given[symbol] = (_number(value), description)
+        given[symbol] = (_number(value, f"parameters: {symbol.name}"), description)
     missing = [symbol.name for symbol in expressions.parameters if symbol not in given]
     if missing:
         raise ValueError(f"parameters: no value for {', '.join(missing)}")
@@ -348,7 +352,7 @@ def write_cpp_model(path, name, T, V, forces, q, *, v=None, t=None, parameters=N
         index = lookup.get(key, lookup.get(str(key)))
         if index is None:
             raise ValueError(f"initial: {key} is neither a coordinate nor a velocity")
-        start[index] = float(_number(value))
+        start[index] = float(_number(value, f"initial: {key}"))
 
     # The expressions over symbols named as the C++ names: coordinates and velocities as local
     # aliases of q[i] and v[i], parameters as the struct's members.
@@ -391,7 +395,7 @@ def write_cpp_model(path, name, T, V, forces, q, *, v=None, t=None, parameters=N
 
     members = [f"  double {n} = {value};" + (f"  // {description}" if description else "")
                for n, (value, description) in zip(parameter_names, given.values())]
-    members += [f"  double {n} = {_number(value)};" for n, value in zip(initial_names, start)]
+    members += [f"  double {n} = {_number(value, n)};" for n, value in zip(initial_names, start)]
     member_list = ",\n".join(f'        NamedMember<{name}>{{"{n}", &{name}::{n}, {_string(given[s][1] or n)}}}'
                              for n, s in zip(parameter_names, given))
     initial_list = ",\n".join(f'        NamedMember<{name}>{{"{n}", &{name}::{n}_0, "initial {n}"}}'
@@ -419,7 +423,8 @@ def write_cpp_model(path, name, T, V, forces, q, *, v=None, t=None, parameters=N
         "",
         *members,
         "",
-        f"  static constexpr Interval interval{{{_number(interval[0])}, {_number(interval[1])}}};",
+        f"  static constexpr Interval interval{{{_number(interval[0], 'interval: t0')}, "
+        f"{_number(interval[1], 'interval: t_end')}}};",
         "",
         "  static constexpr std::array<std::string_view, dofs> coordinate_names() {",
         "    return {" + ", ".join(f'"{n}"' for n in coordinate_names) + "};",

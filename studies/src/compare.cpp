@@ -7,6 +7,8 @@
 #include <energy_audit/history.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/studies/drift_envelope.hpp>
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/model_error_evidence.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
 namespace energy_audit::studies {
@@ -63,6 +65,7 @@ Comparison compare(const ModelEntry& model, const ModelSetup& setup, const Compa
   set_observed_orders(comparison.rows);
   comparison.planned = runs.size();
   comparison.workers = pool.workers();
+  comparison.equations = integrated_equations(model, form_of(model, plan.base));
   return comparison;
 }
 

@@ -170,6 +170,15 @@ void check_independent_velocities(const ModelEntry& model, const RunSettings& se
   }
 }
 
+/// "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return text;
+}
+
 /// Refuses a value of --set or --init that is not a finite number.
 void check_finite(const std::vector<Assignment>& assignments, const std::string& option) {
   for (const Assignment& a : assignments) {
@@ -247,22 +256,47 @@ void check_model_options_apply(const ModelEntry& model, const RunSettings& setti
 }
 
 void check_method_options_apply(const std::set<std::string>& given, const OptionNames& names,
-                                const MethodsUsed& methods) {
+                                const MethodsUsed& methods, const std::vector<Method>& offered, bool at_given_step) {
+  const auto offered_names = [&offered](bool (*applies)(const Method&)) {
+    std::vector<std::string> list;
+    for (const Method& method : offered) {
+      if (applies(method)) list.push_back(method.name);
+    }
+    return list;
+  };
   if (!methods.fixed_step && given.contains("step")) {
-    throw SettingsError(names.step + ": applies to the fixed-step methods, not to " + methods.names + " (it takes " +
-                        names.rtol + ")");
+    const std::vector<std::string> also =
+        at_given_step ? offered_names([](const Method& m) { return m.takes_fixed_step; }) : std::vector<std::string>();
+    throw SettingsError(names.step + ": applies to the fixed-step methods" +
+                        (also.empty() ? std::string() : " and to " + listed(also)) + ", not to " + methods.names +
+                        " (it takes " + names.rtol + ")");
   }
   if (!methods.adaptive) {
+    const std::vector<std::string> adaptive = offered_names([](const Method& m) { return m.adaptive(); });
     for (const char* name : {"rtol", "atol", "max-steps", "z-as", "iteration", "initial-step", "max-step"}) {
       if (given.contains(name)) {
-        throw SettingsError(names(name) + ": applies to the adaptive methods cvode-bdf, cvode-adams and idas, not to " +
-                            methods.names);
+        throw SettingsError(names(name) + ": applies to the adaptive methods" +
+                            (adaptive.empty() ? std::string() : " " + listed(adaptive)) + ", not to " + methods.names);
       }
     }
   }
   if (!methods.adams && given.contains("iteration")) {
-    throw SettingsError(names("iteration") + ": applies to cvode-adams only (cvode-bdf and idas iterate by Newton)");
+    const std::vector<std::string> iterating = offered_names([](const Method& m) { return m.chooses_iteration; });
+    throw SettingsError(names("iteration") + ": applies to " +
+                        (iterating.empty() ? std::string("the methods that choose their iteration") : listed(iterating)) +
+                        " only, not to " + methods.names);
   }
+}
+
+bool runs_at_given_step(const Method& method, const std::set<std::string>& given, const OptionNames& names) {
+  if (!method.adaptive() || !method.takes_fixed_step || !given.contains("step")) return false;
+  for (const char* name : {"rtol", "atol", "max-steps", "initial-step", "max-step"}) {
+    if (given.contains(name)) {
+      throw SettingsError(names(name) + ": " + method.name + " at a fixed step (" + names.step + ") takes no " +
+                          "tolerances or step bounds; leave out " + names.step + " for its adaptive steps");
+    }
+  }
+  return true;
 }
 
 Form form_of(const ModelEntry& model, const RunSettings& settings) {
@@ -329,6 +363,9 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
     const sun::CvodesOptions& o = settings.cvodes;
     const std::string& rtol = settings.options.rtol;
     if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw SettingsError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");
+    // An error estimate of 1 or more relative to the state passes any step: the run would take
+    // steps as large as max-step allows and report whatever they give.
+    if (o.rtol >= 1) throw SettingsError(rtol + ": " + to_text(o.rtol) + " must be < 1 (a relative tolerance)");
     if (!(o.atol > 0) || !std::isfinite(o.atol)) {
       throw SettingsError(option("atol") + ": " + to_text(o.atol) + " must be finite and > 0");
     }

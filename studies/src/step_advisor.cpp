@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
+#include <energy_audit/studies/drift_ladder.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
 namespace energy_audit::studies {
@@ -57,11 +60,25 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
         pass = p;
       } else if (p.finished && fail->finished && p.delta_C > settings.target && std::isfinite(fail->delta_C) &&
                  p.delta_C > 0.5 * fail->delta_C) {
-        advice.round_off_floor = true;
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "the target is below the round-off floor: delta_C = %.3g at %.3g, %.3g at %.3g (it stopped falling)",
-                      fail->delta_C, fail->resolution, p.delta_C, p.resolution);
+        // δ_C stopped falling: rounding, when it is within rounding's bound; far above it, the model.
+        DriftExpectation expectation;
+        expectation.adaptive = method.adaptive();
+        expectation.span = span;
+        const double bound = round_off_bound({p.resolution, p.delta_C, true, double(p.steps)}, expectation);
+        char text[320];
+        if (p.delta_C <= bound) {
+          advice.round_off_floor = true;
+          std::snprintf(text, sizeof text,
+                        "the target is below the round-off floor: delta_C = %.3g at %.3g, %.3g at %.3g (it stopped "
+                        "falling, within rounding's bound eps N = %.2g)",
+                        fail->delta_C, fail->resolution, p.delta_C, p.resolution, bound);
+        } else {
+          advice.model_error = true;
+          std::snprintf(text, sizeof text,
+                        "delta_C stops falling far above rounding's bound (eps N = %.2g): %.3g at %.3g, %.3g at %.3g; "
+                        "no step removes it: a model error (energy-audit diagnose names the equation)",
+                        bound, fail->delta_C, fail->resolution, p.delta_C, p.resolution);
+        }
         advice.note = text;
         return advice;
       } else {
@@ -73,9 +90,25 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
     const Probe p = run(std::sqrt(pass->resolution * fail->resolution));
     (p.meets ? pass : fail) = p;
   }
+  if (pass && !stop_requested(stop)) {  // the answer printed is a run: two digits, rounded toward safety
+    const double rounded = two_significant_digits_down(pass->resolution);
+    if (rounded < pass->resolution) {
+      const Probe p = run(rounded);
+      if (p.meets) {
+        pass = p;
+      } else {
+        advice.not_monotone = true;
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "not monotone near the answer: at %.2g, rounded down from it, %s misses the target (delta_C = %.3g)",
+                      p.resolution, p.missed.c_str(), p.delta_C);
+        advice.note = text;
+      }
+    }
+  }
   advice.answer = pass;
   advice.next = fail;
-  if (pass && !stop_requested(stop)) {  // half the answer must meet the target too
+  if (pass && !stop_requested(stop) && !advice.not_monotone) {  // half the answer must meet the target too
     const Probe half = run(pass->resolution / 2);
     if (!half.meets) {
       advice.not_monotone = true;
@@ -92,7 +125,18 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
 }  // namespace
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, finished,
-                                   missed)
+                                   missed, steps, evidence)
+
+double two_significant_digits_down(double value) {
+  const int exponent = static_cast<int>(std::floor(std::log10(value))) - 1;
+  long mantissa = std::lround(value / std::pow(10.0, exponent));
+  const auto decimal = [&](long m) {
+    return std::strtod((std::to_string(m) + "e" + std::to_string(exponent)).c_str(), nullptr);
+  };
+  double rounded = decimal(mantissa);
+  while (rounded > value && mantissa > 1) rounded = decimal(--mantissa);
+  return rounded;
+}
 
 Probe probe_run(const ModelEntry& model, const ModelSetup& setup, const Method& method, double resolution,
                 const AdviceSettings& settings) {
@@ -108,6 +152,8 @@ Probe probe_run(const ModelEntry& model, const ModelSetup& setup, const Method& 
   p.end = run.verdict();
   p.finished = run.finished();
   p.delta_C = run.audit ? run.audit->relative_drift() : INFINITY;
+  p.steps = run.steps;
+  p.evidence = model_error_evidence(model, run);
   bool within_drift = true;
   if (run.audit) {
     if (const auto drift = run.audit->max_constraint_drift()) {
@@ -178,6 +224,7 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
     }
   }
   advice.workers = pool.workers();
+  advice.equations = integrated_equations(model, form_of(model, settings.base));
   advice.interrupted = stop_requested(settings.base.stop) || advice.methods.size() < methods.size();
   return advice;
 }

@@ -20,7 +20,7 @@ Json probe_record(const std::optional<Probe>& p) {
   if (!p) return nullptr;
   return {{"resolution", p->resolution}, {"delta_C", finite_or_inf(p->delta_C)}, {"meets", p->meets},
           {"missed", p->missed},         {"rhs_evals", p->rhs_evaluations},      {"wall_s", p->wall_seconds},
-          {"end", p->end},               {"finished", p->finished}};
+          {"end", p->end},               {"finished", p->finished},          {"steps", p->steps}};
 }
 
 Json boundary_record(const std::optional<OperationalBoundary>& b) {
@@ -48,6 +48,7 @@ Json comparison_record(const std::string& model, Form form, const Comparison& co
   }
   return {{"model", model},
           {"form", form_name(form)},
+          {"integrated_equations", comparison.equations},
           {"planned", comparison.planned},
           {"threads", comparison.workers.threads},
           {"ranks", comparison.workers.ranks},
@@ -72,6 +73,7 @@ Json sweep_record(const std::string& model, const SweepResult& sweep) {
                     {"wall_seconds", run.wall_seconds}});
   }
   return {{"model", model},
+          {"integrated_equations", sweep.equations},
           {"threads", sweep.workers.threads},
           {"ranks", sweep.workers.ranks},
           {"interrupted", sweep.interrupted},
@@ -83,6 +85,7 @@ Json advice_record(const std::string& model, const AdviceSettings& settings, con
   j["model"] = model;
   j["target"] = settings.target;
   j["drift_target"] = settings.drift_target;
+  j["integrated_equations"] = advice.equations;
   Json methods = Json::array();
   for (const MethodAdvice& m : advice.methods) {
     Json probes = Json::array();
@@ -92,6 +95,7 @@ Json advice_record(const std::string& model, const AdviceSettings& settings, con
                        {"answer", probe_record(m.answer)},
                        {"next", probe_record(m.next)},
                        {"round_off_floor", m.round_off_floor},
+                       {"model_error", m.model_error},
                        {"not_monotone", m.not_monotone},
                        {"note", m.note},
                        {"diverged", m.probes_ending("diverged")},
@@ -134,7 +138,22 @@ Json diagnosis_record(const std::string& model, const Diagnosis& d) {
   for (const auto& [key, value] : classification.items()) j[key] = value;
   j["advised"] = d.advice ? probe_record(d.advice->answer) : Json(nullptr);
   j["advice_note"] = d.advice ? Json(d.advice->note) : Json(nullptr);
+  j["not_monotone"] = d.advice && d.advice->not_monotone;
+  j["integrated_equations"] = d.equations;
+  if (d.evidence) {
+    const nlohmann::json evidence = *d.evidence;
+    j["failing_equations"] = evidence["failing_equations"];
+    j["first_above_threshold"] = evidence["first_above_threshold"];
+    j["residual_work"] = evidence["residual_work"];
+    j["suspect"] = evidence["suspect"];
+  } else {
+    j["failing_equations"] = Json::array();
+    j["first_above_threshold"] = nullptr;
+    j["residual_work"] = nullptr;
+    j["suspect"] = nullptr;
+  }
   j["verdict"] = d.verdict();
+  j["what_to_do"] = d.what_to_do();
   j["threads"] = d.workers.threads;
   j["ranks"] = d.workers.ranks;
   j["interrupted"] = d.interrupted;
@@ -147,9 +166,12 @@ Json drift_classification_record(const DriftClassification& c) {
   return {{"kind", drift_kind_name(c.kind)},
           {"order", optional_number(c.order)},
           {"plateau", optional_number(c.plateau)},
+          {"plateau_from", optional_number(c.plateau_from)},
           {"floor", optional_number(c.floor)},
           {"floor_at", optional_number(c.floor_at)},
           {"estimated_resolution", optional_number(c.estimated_resolution)},
+          {"round_off_bound", optional_number(c.round_off_bound)},
+          {"all_meet_threshold", c.all_meet_threshold},
           {"observed_orders", orders},
           {"unfinished", c.unfinished},
           {"explanation", c.explanation}};

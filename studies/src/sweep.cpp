@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <energy_audit/studies/model_entry.hpp>
+#include <energy_audit/studies/model_error_evidence.hpp>
+
 namespace energy_audit::studies {
 namespace {
 
@@ -87,6 +90,7 @@ SweepResult run_sweep(const ModelEntry& model, const SweepPlan& plan, std::vecto
   result.interrupted = stop_requested(plan.base.stop) ||
                        std::any_of(runs.begin(), runs.end(), [](const SweepRun& run) { return run.verdict.empty(); });
   result.runs = std::move(runs);
+  result.equations = integrated_equations(model, form_of(model, plan.base));
   return result;
 }
 

@@ -146,4 +146,35 @@ BOOST_AUTO_TEST_CASE(options_that_do_not_apply_are_usage_errors) {
                  .status == 0);
 }
 
+// The message of an option that does not apply names every method it applies to.
+BOOST_AUTO_TEST_CASE(a_refused_option_names_every_method_it_applies_to) {
+#ifdef ENERGY_AUDIT_WITH_ARKODE
+  const std::string adaptive = "applies to the adaptive methods cvode-bdf, cvode-adams, idas, arkode-erk and arkode-dirk";
+  expect_usage_error("run crane --method rk4 --rtol 1e-6", "--rtol: " + adaptive + ", not to rk4");
+  expect_usage_error("run crane --max-steps 10", "--max-steps: " + adaptive + ", not to rk4");
+  expect_usage_error("compare crane --methods rk4,rkg --atol 1e-9", "--atol: " + adaptive + ", not to rk4, rkg");
+  // run takes arkode-erk and arkode-dirk at --step; the studies' ladders and lists do not.
+  expect_usage_error("run crane --method cvode-bdf --step 1e-3",
+                     "--step: applies to the fixed-step methods and to arkode-erk and arkode-dirk, not to cvode-bdf");
+  expect_usage_error("diagnose crane --method cvode-bdf --step 1e-3",
+                     "--step: applies to the fixed-step methods, not to cvode-bdf");
+  expect_usage_error("run crane --method rk4 --relax", "--relax: applies to arkode-erk and arkode-dirk only, not to rk4");
+#endif
+  expect_usage_error("run crane --method cvode-bdf --iteration newton", "--iteration: applies to cvode-adams only");
+  const Result help = energy_audit("run --help");
+  BOOST_TEST(help.out.find("relative tolerance, < 1 (cvode-bdf, cvode-adams, idas") != std::string::npos, help.out);
+}
+
+// A relative tolerance of 1 or more passes any step: refused, naming the option, in run and in the
+// studies' lists alike.
+BOOST_AUTO_TEST_CASE(a_relative_tolerance_of_one_or_more_is_refused) {
+  expect_usage_error("run crane --method cvode-bdf --rtol 1", "--rtol: 1 must be < 1");
+#ifdef ENERGY_AUDIT_WITH_ARKODE
+  expect_usage_error("run crane --method arkode-erk --rtol 1e300", "--rtol: 1e+300 must be < 1");
+#endif
+  expect_usage_error("compare crane --methods cvode-bdf --rtols 1e-6,2", "--rtols: 2 must be < 1");
+  expect_usage_error("diagnose crane --method cvode-bdf --rtol 5", "--rtol: 5 must be < 1");
+  BOOST_TEST(energy_audit("run crane --method cvode-bdf --rtol 0.5 --t-end 0.5").status == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -71,6 +71,20 @@ BOOST_AUTO_TEST_CASE(a_runs_history_is_audited_by_audit_trajectory) {
   BOOST_TEST(wrong.out.find("verdict: fail") != std::string::npos, wrong.out);
 }
 
+// "-" reads the samples from standard input, as Unix tools take it: the same audit as from the
+// file, and the messages name "standard input".
+BOOST_AUTO_TEST_CASE(a_dash_reads_the_samples_from_standard_input) {
+  const fs::path samples = scratch_dir() / "stdin_samples.csv", bad = scratch_dir() / "stdin_bad.csv";
+  std::ofstream(samples) << crane_samples_csv(CraneEquations::Correct);
+  const Result from_file = energy_audit("audit-trajectory crane " + samples.string());
+  const Result from_stdin = energy_audit("audit-trajectory crane - < " + samples.string());
+  BOOST_TEST_REQUIRE(from_stdin.status == 0, from_stdin.err);
+  BOOST_TEST(from_stdin.out.find("501 samples") != std::string::npos, from_stdin.out);
+  BOOST_TEST(from_stdin.out == from_file.out);
+  std::ofstream(bad) << "t,x1,phi,x1_dot,phi_dot,x1_ddot,phi_ddot\n0,1,2,3,4,5,6\n0.1,1,2,3,x,5,6\n";
+  expect_usage_error("audit-trajectory crane - < " + bad.string(), "FILE: standard input, line 3: phi_dot = 'x'");
+}
+
 // What the system says when the samples cannot be read.
 BOOST_AUTO_TEST_CASE(unreadable_samples_are_refused_with_the_reason) {
   expect_usage_error("audit-trajectory crane " + scratch_dir().string(), "Is a directory");

@@ -101,4 +101,15 @@ BOOST_AUTO_TEST_CASE(a_compare_on_threads_equals_the_serial_one) {
   expect_usage_error("compare crane --threads 0", "--threads");
 }
 
+// crane-wrong's δ_C is its model error, the same at every step: the observed orders round to 0,
+// which the table prints as 0.00, never -0.00, and the CSV never as -0.
+BOOST_AUTO_TEST_CASE(orders_that_round_to_zero_print_without_a_sign) {
+  const fs::path csv = scratch_dir() / "plateau.csv";
+  const Result r = energy_audit("compare crane-wrong --methods rk4,rkg --steps 1e-3,5e-4,2.5e-4 --csv " + csv.string());
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("0.00") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("-0.00") == std::string::npos, r.out);
+  for (const std::string& row : lines_of(read_file(csv))) BOOST_TEST(row.substr(row.rfind(',') + 1) != "-0", row);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -678,6 +678,99 @@ BOOST_AUTO_TEST_CASE(the_stability_plot_shows_the_upper_boundary) {
   BOOST_TEST(script.find("'-1000' ") != std::string::npos);  // the k axis is labelled in k
 }
 
+namespace {
+
+/// The script a plot hands gnuplot, captured by a stand-in.
+std::string captured_script(const std::function<void(OutputFile&)>& plot) {
+  const fs::path fake = fake_gnuplot("capture-script", "cat > \"$(dirname \"$0\")/script.gp\"\nprintf image\n");
+  const ScopedPath path(fake.string() + ":/usr/bin:/bin");
+  const fs::path dir = fresh_dir("captured");
+  OutputFile png((dir / "p.png").string());
+  plot(png);
+  return read_file(fake / "script.gp");
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+/// The upper end of the script's `set yrange [low:high]`.
+double yrange_top(const std::string& script) {
+  const std::size_t at = script.find("set yrange [");
+  BOOST_TEST_REQUIRE(at != std::string::npos, script.substr(0, 1000));
+  const std::size_t colon = script.find(':', at);
+  return std::stod(script.substr(colon + 1, script.find(']', colon) - colon - 1));
+}
+
+}  // namespace
+
+// Every figure keeps its key inside its frame (no margin beside it), and its marks' names in the
+// key, once each, where labels beside every marked point would overprint one another.
+BOOST_AUTO_TEST_CASE(keys_sit_inside_the_frames_and_marks_are_named_once) {
+  // Three runs of one method, each marked where its drift first exceeds the threshold and where
+  // it grows fastest: one key entry per kind of mark, no text at the points.
+  std::vector<DriftCurve> curves;
+  for (int r = 0; r < 3; ++r) {
+    DriftCurve curve{"rk4", "h=" + std::to_string(r), {}};
+    for (int i = 0; i <= 100; ++i) curve.points.emplace_back(0.05 * i, 1e-6 * (r + 1) * (1 + i));
+    curve.marks = {{1.0, "first above threshold"}, {2.0, "fastest growth"}};
+    curve.summary = "delta_C 1e-2, fail";
+    curves.push_back(curve);
+  }
+  const std::string drift = captured_script([&](OutputFile& png) { plot_control_drift(png, "crane, rk4", curves); });
+  BOOST_TEST(occurrences(drift, "title 'first above threshold'") == 1u, drift.substr(drift.find("set multiplot")));
+  BOOST_TEST(occurrences(drift, "title 'fastest growth'") == 1u);
+  BOOST_TEST(occurrences(drift, "with labels") == 0u);
+  BOOST_TEST(occurrences(drift, "title 'h=0: delta_C 1e-2, fail'") == 1u);
+
+  // A run's marks at near times: vertical lines named in the key with their times, no labels.
+  const TimeSeriesPanel panel{"C(t) - C(t0)", "[J]", {{"C - C0", {{0.0, 0.0}, {1.0, 0.5}}}},
+                              {{0.033, "first above threshold"}, {0.083, "fastest growth"}}};
+  const std::string series = captured_script([&](OutputFile& png) { plot_time_series(png, "crane-wrong", {panel}); });
+  BOOST_TEST(occurrences(series, "set label") == 0u, series);
+  BOOST_TEST(occurrences(series, "title 'first above threshold, t = 0.033 s'") == 1u, series);
+  BOOST_TEST(occurrences(series, "title 'fastest growth, t = 0.083 s'") == 1u, series);
+
+  // The threshold at a whole decade, above every point: the frame's top lies above it.
+  const std::vector<WorkPrecisionPoint> points{{"rk4", 1e3, 1e-5, "pass"}, {"rk4", 1e4, 1e-9, "pass"}};
+  const std::string work = captured_script([&](OutputFile& png) { plot_work_precision(png, "crane", points, 1e-3); });
+  BOOST_TEST(yrange_top(work) > 2e-3, work);
+  BOOST_TEST(occurrences(work, "title 'rk4: pass 2'") == 1u, work);
+
+  StabilityPanel map{"euler", {{-1.0, 0.01, "a", "stable"}, {1.0, 0.01, "a", "unstable"}}, {}, {}};
+  const std::string stability = captured_script([&](OutputFile& png) { plot_verdict_map(png, "ellipse", {map}); });
+  for (const std::string& script : {drift, series, work, stability}) {
+    BOOST_TEST(occurrences(script, "set key inside") == 1u, script.substr(0, 400));
+    BOOST_TEST(occurrences(script, "outside") + occurrences(script, "below") == 0u, script.substr(0, 400));
+  }
+}
+
+// The terminal is the one of the format the name's extension names (figure_format), and an
+// extension that names none is a usage error.
+BOOST_AUTO_TEST_CASE(the_extension_names_the_figures_format) {
+  BOOST_TEST((format_of_name("a.png") == FigureFormat::Png));
+  BOOST_TEST((format_of_name("dir.svg/a.SVG") == FigureFormat::Svg));
+  BOOST_TEST((format_of_name("a.Pdf") == FigureFormat::Pdf));
+  BOOST_TEST((format_of_name("-") == FigureFormat::Png));
+  BOOST_TEST((format_of_name("plot") == FigureFormat::Png));
+  BOOST_TEST((format_of_name("dir.svg/plot") == FigureFormat::Png));
+  BOOST_TEST(!format_of_name("a.jpg").has_value());
+  BOOST_TEST(message_of([] { figure_format("--plot", "a.jpg"); }) ==
+             "--plot: cannot draw 'a.jpg': name the figure .png, .svg or .pdf (the format it is drawn in)");
+  const std::vector<WorkPrecisionPoint> points{{"rk4", 1e3, 1e-5, "pass"}};
+  const fs::path fake = fake_gnuplot("capture-terminal", "cat > \"$(dirname \"$0\")/script.gp\"\nprintf image\n");
+  const ScopedPath path(fake.string() + ":/usr/bin:/bin");
+  const fs::path dir = fresh_dir("terminals");
+  for (const auto& [name, terminal] : {std::pair{"w.svg", "set terminal svg "}, std::pair{"w.pdf", "set terminal pdfcairo "},
+                                       std::pair{"w.png", "set terminal pngcairo "}}) {
+    OutputFile file((dir / name).string());
+    plot_work_precision(file, "crane", points, 1e-3);
+    BOOST_TEST(read_file(fake / "script.gp").rfind(terminal, 0) == 0u, name);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(nothing_to_draw_is_an_error) {
   const fs::path dir = fresh_dir("nothing");
   OutputFile file((dir / "p.png").string());

@@ -46,6 +46,15 @@ BOOST_AUTO_TEST_CASE(a_stability_map_on_threads_equals_the_serial_one) {
   expect_usage_error("stability ellipse --threads 0", "--threads");
 }
 
+// Without the boundary searches the summary says they were not searched, not "at none and none".
+BOOST_AUTO_TEST_CASE(a_map_without_boundaries_says_they_were_not_searched) {
+  const Result r = energy_audit("stability ellipse --methods euler --steps 0.01 --k -300:100:0 --t-end 1 --no-boundaries");
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("none") == std::string::npos, r.out);
+  BOOST_TEST(r.out.find("euler, tau = 0.01: linear interval -200 < k < ") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("rho(k) = 1 and the boundaries not searched (--no-boundaries)") != std::string::npos, r.out);
+}
+
 // The boundaries of a stability map are printed with the digits that tell them apart.
 BOOST_AUTO_TEST_CASE(stability_boundaries_are_printed_apart) {
   const Result r = energy_audit("stability ellipse --methods euler --steps 0.002 --k -1002:0.5:-999");

@@ -33,6 +33,15 @@ def cli_record(*arguments):
             return json.load(record)
 
 
+def method_missing(arguments):
+    """Why a case of `arguments` cannot run here: its method is one of ARKODE's and the SUNDIALS
+    the module was built with has no ARKODE (it is not in methods()); None when it can run."""
+    method = arguments.get("method")
+    if method is None or method in ea.methods():
+        return None
+    return f"{method}: the SUNDIALS this module was built with has no ARKODE"
+
+
 def same_or_nan(value):
     """A number as the JSON record writes it: null (None) where it is not finite."""
     return value if math.isfinite(value) else None
@@ -81,9 +90,14 @@ class RunTest(unittest.TestCase):
               "--equation-threshold", "1e-6"]),
             (dict(model="crane", method="arkode-dirk", rtol=1e-6, table="ARKODE_TRBDF2_3_3_2"),
              ["crane", "--method", "arkode-dirk", "--rtol", "1e-6", "--table", "ARKODE_TRBDF2_3_3_2"]),
+            # Given a step, arkode-erk runs at it, with a table that has no embedded method.
+            (dict(model="crane", method="arkode-erk", table="ARKODE_KNOTH_WOLKE_3_3", step=1e-3),
+             ["crane", "--method", "arkode-erk", "--table", "ARKODE_KNOTH_WOLKE_3_3", "--step", "1e-3"]),
         ]
         for arguments, cli_arguments in cases:
             with self.subTest(arguments=arguments):
+                if method_missing(arguments):
+                    self.skipTest(method_missing(arguments))
                 result = ea.run(**arguments)
                 record = cli_record(*cli_arguments)
                 self.assertEqual(result.table, record.get("table", ""))  # the table an ARKODE run took
@@ -182,9 +196,19 @@ class RunTest(unittest.TestCase):
             (dict(model="crane", method="arkode-dirk", table="ARKODE_SDIRK_5_3_4", relax=True),
              ["crane", "--method", "arkode-dirk", "--table", "ARKODE_SDIRK_5_3_4", "--relax"]),
             (dict(model="crane", method="rk4", relax=True), ["crane", "--method", "rk4", "--relax"]),
+            # A relative tolerance of 1 or more accepts any step.
+            (dict(model="crane", method="arkode-erk", rtol=1e300), ["crane", "--method", "arkode-erk", "--rtol", "1e300"]),
+            (dict(model="crane", method="cvode-bdf", rtol=1.0), ["crane", "--method", "cvode-bdf", "--rtol", "1"]),
+            # arkode-erk given a step takes no tolerances; without one, its table needs an embedded method.
+            (dict(model="crane", method="arkode-erk", step=1e-3, rtol=1e-6),
+             ["crane", "--method", "arkode-erk", "--step", "1e-3", "--rtol", "1e-6"]),
+            (dict(model="crane", method="arkode-erk", table="ARKODE_KNOTH_WOLKE_3_3"),
+             ["crane", "--method", "arkode-erk", "--table", "ARKODE_KNOTH_WOLKE_3_3"]),
         ]
         for arguments, cli_arguments in cases:
             with self.subTest(arguments=arguments):
+                if method_missing(arguments):
+                    self.skipTest(method_missing(arguments))
                 expected = cli_usage_error(*cli_arguments)
                 for option in re.findall(r"--[a-z-]+", expected):
                     expected = expected.replace(option, option[2:].replace("-", "_"))
@@ -198,6 +222,17 @@ class RunTest(unittest.TestCase):
             ea.run("crane", set={"m1": math.inf})
         with self.assertRaisesRegex(ValueError, r"^every: .*history=False"):
             ea.run("crane", every=10, history=False)
+        # The messages name every method an option applies to.
+        for arguments, message in (
+                (dict(max_steps=10), "max_steps: applies to the adaptive methods cvode-bdf, cvode-adams, idas, "
+                                     "arkode-erk and arkode-dirk, not to rk4"),
+                (dict(method="cvode-bdf", step=1e-3), "step: applies to the fixed-step methods and to arkode-erk and "
+                                                      "arkode-dirk, not to cvode-bdf (it takes rtol)"),
+                (dict(relax=True), "relax: applies to arkode-erk and arkode-dirk only, not to rk4"),
+                (dict(method="arkode-erk", rtol=2.0), "rtol: 2 must be < 1 (a relative tolerance)")):
+            with self.subTest(arguments=arguments), self.assertRaises(ValueError) as raised:
+                ea.run("crane", **arguments)
+            self.assertEqual(str(raised.exception), message)
         # ... and where they apply they are taken.
         self.assertEqual(ea.run("crane-dae", stabilize="baumgarte", baumgarte=(1.0, 1.0), drift_threshold=1e-2,
                                 t_end=0.5, history=False).verdict, "pass")

@@ -128,6 +128,20 @@ class TrajectoryArgumentsTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, r"takes 1 positional argument but 3 were given"):
             self.audit(t, q, v, a, T=lambda q: 0.0)  # called as T(q, v, t)
 
+    def test_shapes_are_named_in_the_n_by_n_layout_they_were_given_in(self):
+        t, q, v, a = samples()
+        two = np.column_stack([q, q])
+        cases = [
+            ((t, two.T, v, a), r"^q has shape \(2, 41\); it must be \(N,\) or \(N, n\) with N = len\(t\) = 41 "
+                               r"and n >= 1$"),
+            ((t, two, v, a), r"^q, v and a must have one shape, \(N,\) or \(N, n\); they are \(41, 2\), \(41,\) "
+                             r"and \(41,\)$"),
+            ((t, q, v, np.zeros((41, 0))), r"^a has shape \(41, 0\); it must be"),
+        ]
+        for arrays, message in cases:
+            with self.subTest(message=message), self.assertRaisesRegex(ValueError, message):
+                self.audit(*arrays)
+
     def test_arguments_of_the_wrong_type_are_type_errors(self):
         t, q, v, a = samples()
         with self.assertRaisesRegex(TypeError, "incompatible function arguments"):
@@ -156,12 +170,27 @@ class RunErrorsTest(unittest.TestCase):
             self.assertIsInstance(raised.exception, ea.UsageError)
 
     def test_wrong_types_are_type_errors(self):
-        for arguments in (dict(step="1e-3"), dict(step=1e-3j), dict(set={"m1": "heavy"}), dict(every=-1),
-                          dict(baumgarte=(1.0,))):
+        for arguments in (dict(step="1e-3"), dict(step=1e-3j), dict(set={"m1": "heavy"}), dict(baumgarte=(1.0,))):
             with self.subTest(arguments=arguments), self.assertRaisesRegex(TypeError, "^run\\(\\): incompatible"):
                 ea.run("crane", **arguments)
         with self.assertRaises(TypeError):
             ea.run(3)
+
+    def test_a_misspelled_keyword_is_a_one_line_type_error_naming_it(self):
+        with self.assertRaises(TypeError) as raised:
+            ea.run("crane", stpe=1e-3)
+        self.assertEqual(str(raised.exception), "run() got an unexpected keyword argument 'stpe'; did you mean 'step'?")
+        with self.assertRaises(TypeError) as raised:
+            ea.run("crane", colour="red")
+        self.assertEqual(str(raised.exception), "run() got an unexpected keyword argument 'colour'")
+
+    def test_a_count_out_of_range_is_a_value_error_naming_it(self):
+        for arguments, message in ((dict(every=-1, history=True), "every: -1 must be >= 1"),
+                                   (dict(every=0), "every: 0 must be >= 1"),
+                                   (dict(equation_check_every=-2), "equation_check_every: -2 must be >= 0")):
+            with self.subTest(arguments=arguments), self.assertRaises(ValueError) as raised:
+                ea.run("crane", **arguments)
+            self.assertEqual(str(raised.exception), message)
 
     def test_a_failure_before_the_run_is_an_audit_error(self):
         # crane3d starts at its static equilibrium, which soft pads leave without a stable rest.

@@ -106,6 +106,24 @@ class PlotTest(unittest.TestCase):
             np.testing.assert_array_equal(drawn.get_ydata(), rows["delta_C"][rows["method"] == method])
         self.assertEqual(line(axes, "threshold 1e-04").get_ydata()[0], 1e-4)
 
+    def test_titles_name_the_model_method_delta_C_and_verdict_and_keys_sit_inside(self):
+        result = ea.run("crane-wrong", t_end=1.0)
+        title = result.plot(os.path.join(self.directory, "titled.png"))._suptitle.get_text()
+        self.assertEqual(title, f"crane-wrong, rk4 at h = {result.step:g}: delta_C = {result.delta_C:.3g}, "
+                                f"verdict {result.verdict}")
+        comparison = ea.compare("crane", methods=["rk4", "euler"], steps=[1e-2, 5e-3], t_end=0.5, threshold=1e-3)
+        figure = comparison.plot(os.path.join(self.directory, "titled-compare.png"))
+        axes = figure.axes[0]
+        text = axes.get_title()
+        for part in ("crane", "rk4", "euler", "delta_C", "pass" if "pass" in comparison["rows"]["verdict"] else "fail"):
+            self.assertIn(part, text)
+        # The legend inside the frame, and the threshold below the frame's top.
+        renderer = figure.canvas.get_renderer()
+        legend = axes.get_legend().get_window_extent(renderer)
+        frame = axes.get_window_extent(renderer)
+        self.assertTrue(frame.x0 <= legend.x0 and legend.x1 <= frame.x1, (legend, frame))
+        self.assertGreater(axes.get_ylim()[1], 1e-3 * 2)
+
     def test_plot_without_matplotlib_names_the_package(self):
         result = ea.run("crane", t_end=0.1)
         with mock.patch.dict(sys.modules, {"matplotlib": None, "matplotlib.figure": None}):

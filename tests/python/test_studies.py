@@ -171,6 +171,22 @@ class StudyTest(RecordAssertions):
         with self.assertRaisesRegex(ValueError, "order: the method's order is needed"):
             ea.classify_drift(pairs)
 
+    def test_classify_drift_refuses_a_ladder_it_cannot_read(self):
+        ladder = [(0.1, 1e-4), (0.05, 6.25e-6), (0.025, 0.025**4)]
+        cases = [
+            # The same resolution twice would be an interval of zero length: an order of inf.
+            ([*ladder, (0.05, 7e-6)], "^pairs: resolution 0.05 is given twice$"),
+            ([*ladder, (0.0125, math.nan)], r"^pairs: delta_C nan at resolution 0.0125 must be >= 0 "),
+            ([*ladder, (0.0125, -1e-9)], r"^pairs: delta_C -1e-09 at resolution 0.0125 must be >= 0 "),
+            ([*ladder, (-0.0125, 1e-8)], "^pairs: resolution -0.0125 must be > 0$"),
+            ([*ladder, (math.inf, 1e-8)], "^pairs: resolution inf must be > 0$"),
+        ]
+        for pairs, message in cases:
+            with self.subTest(message=message), self.assertRaisesRegex(ValueError, message):
+                ea.classify_drift(pairs, order=4)
+        # A run that did not finish carries no delta_C worth checking: it is left out.
+        self.assertEqual(ea.classify_drift([*ladder, (0.0125, math.nan, False)], order=4)["unfinished"], 1)
+
     @unittest.skipUnless(importlib.util.find_spec("scipy"), "SciPy is not installed")
     def test_classify_drift_reads_solve_ivp_at_a_ladder_of_rtols(self):
         from scipy.integrate import solve_ivp
@@ -262,6 +278,16 @@ class StudyTest(RecordAssertions):
                 self.assertEqual(str(raised.exception), cli_usage_error(*cli_arguments))
         with self.assertRaisesRegex(TypeError, r"compare\(\) got an unexpected keyword argument 'stepz'"):
             ea.compare("crane", stepz=[1e-3])
+        # An empty list is refused, as the command line refuses --steps ''; rtols of 1 or more too.
+        for call, message in ((lambda: ea.compare("crane", steps=[]), "steps: none given"),
+                              (lambda: ea.compare("crane", methods=["cvode-bdf"], rtols=[]), "rtols: none given"),
+                              (lambda: ea.sweep("crane", steps=[]), "steps: none given"),
+                              (lambda: ea.compare("crane", methods=["cvode-bdf"], rtols=[1e-6, 1.0]),
+                               "rtols: 1 must be < 1 (a relative tolerance)")):
+            with self.subTest(message=message), self.assertRaises(ValueError) as raised:
+                call()
+            self.assertEqual(str(raised.exception), message)
+        self.assertNotEqual(subprocess.run([CLI, "compare", "crane", "--steps", ""], capture_output=True).returncode, 0)
         with self.assertRaisesRegex(ValueError, r"^model: ellipse is a kinematic model"):
             ea.sweep("ellipse")
 

@@ -147,6 +147,18 @@ class SympyModelTest(unittest.TestCase):
              "^q: 'q' is a name of the generated model's own; rename the symbol$"),
             (lambda: eas.write_cpp_model(os.devnull, "class", y ** 2, x, None, [x], v=[y]),
              "^name: 'class' is not a C\\+\\+ identifier"),
+            # A non-finite parameter would give zero or NaN accelerations, or a singular mass matrix.
+            (lambda: eas.LagrangeModel(self.T, self.V, self.q, self.forces, values={**VALUES, "g": math.nan}),
+             "^values: g: nan is not finite$"),
+            (lambda: eas.LagrangeModel(self.T, self.V, self.q, self.forces, values={**VALUES, "m1": math.inf}),
+             "^values: m1: inf is not finite$"),
+            (lambda: eas.LagrangeModel(self.T, self.V, self.q, self.forces, values={**VALUES, "l2": "long"}),
+             "^values: l2: 'long' is not a number$"),
+            (lambda: eas.write_cpp_model(os.devnull, "Model", x ** 2 * k, x, None, [x], v=[y],
+                                         parameters={k: (math.nan, "stiffness")}),
+             "^parameters: k: nan is not finite$"),
+            (lambda: eas.write_cpp_model(os.devnull, "Model", y ** 2, x, None, [x], v=[y], initial={"x": -math.inf}),
+             "^initial: x: -inf is not finite$"),
         ]
         for make, message in cases:
             with self.subTest(message=message), self.assertRaisesRegex(ValueError, message):

@@ -1,12 +1,15 @@
 // The drift ladder's classifier (drift_ladder.hpp) on ladders from closed forms: δ_C = C h^p
 // (step error of order p), C h^p + a constant above the threshold (model error, its plateau),
-// C h^p + ε/h (round-off: a floor that rises), δ_C = C rtol (an adaptive method), and ladders
-// with too few finished runs.
+// C h^p + ε/h (round-off: a floor that rises), δ_C = C rtol (an adaptive method), ladders
+// with too few finished runs; ladders built from given observed orders (coarse levels outside
+// the asymptotic range, plateaus and floors that begin at a known level), and plateaus read
+// against rounding's bound ε N rather than against the threshold.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,16 @@ std::vector<es::DriftPoint> ladder(double start, double factor, int levels, cons
 
 /// The kind's name, which the test's messages print.
 std::string kind(const es::DriftClassification& c) { return es::drift_kind_name(c.kind); }
+
+/// Halved steps from `start`, δ_C from `first` falling by 2^p_i between level i and i + 1: the
+/// ladder whose observed orders are `orders`.
+std::vector<es::DriftPoint> ladder_with_orders(double start, double first, const std::vector<double>& orders) {
+  std::vector<es::DriftPoint> points{{start, first}};
+  for (const double p : orders) points.push_back({points.back().resolution / 2, points.back().delta_C / std::pow(2, p)});
+  return points;
+}
+
+bool says(const es::DriftClassification& c, const std::string& text) { return c.explanation.find(text) != std::string::npos; }
 
 es::DriftExpectation fixed(double order, double threshold = 1e-3) {
   es::DriftExpectation e;
@@ -128,4 +141,89 @@ BOOST_AUTO_TEST_CASE(runs_that_did_not_finish_are_no_evidence) {
   BOOST_TEST(c.unfinished == 3u);
   BOOST_TEST(c.levels.size() == 2u);
   BOOST_TEST(c.explanation.find("not enough finished levels") != std::string::npos, c.explanation);
+}
+
+BOOST_AUTO_TEST_CASE(the_order_is_read_from_the_finest_two_intervals_when_coarse_levels_are_not_asymptotic) {
+  // Orders 7.0, 5.5, 4.3, 3.9 (coarsest first): the order reported is the mean of the finest two.
+  const auto c = es::classify_drift_ladder(ladder_with_orders(0.1, 1.0, {7.0, 5.5, 4.3, 3.9}), fixed(4));
+  BOOST_TEST(kind(c) == "step error", c.explanation);
+  BOOST_REQUIRE(c.order);
+  BOOST_TEST(*c.order == 4.1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(says(c, "falls at order 4.1 (expected 4)"), c.explanation);
+  // The extrapolation starts from the finest level: δ_C ∝ h^4.05 from there meets the threshold.
+  const es::DriftPoint& last = c.levels.back();
+  BOOST_TEST(*c.estimated_resolution == last.resolution * std::pow(1e-3 / last.delta_C, 1 / 4.1),
+             boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(a_plateau_begins_where_its_flat_orders_begin_and_says_how_far_the_step_shrank) {
+  // Orders 4, 4, 0.1, 0.05, 0.02: flat from the third level (h = 0.025) to the sixth (0.003125).
+  const auto points = ladder_with_orders(0.1, 2.0, {4, 4, 0.1, 0.05, 0.02});
+  const auto c = es::classify_drift_ladder(points, fixed(4));
+  BOOST_TEST(kind(c) == "model error", c.explanation);
+  BOOST_REQUIRE(c.plateau_from);
+  BOOST_TEST(*c.plateau_from == 0.025, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*c.plateau == points.back().delta_C);
+  BOOST_TEST(says(c, "shrinks 8-fold from h = 0.025"), c.explanation);
+  // The same shape below the bound of rounding is a floor that begins at the same level.
+  const auto low = es::classify_drift_ladder(ladder_with_orders(0.1, 2e-12, {4, 4, 0.1, 0.05, 0.02}), fixed(4));
+  BOOST_TEST(kind(low) == "round-off", low.explanation);
+  BOOST_REQUIRE(low.floor_at);
+  BOOST_TEST(*low.floor_at == 0.025, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(a_plateau_far_above_rounding_is_a_model_error_whatever_the_threshold) {
+  // crane-wrong's plateau, 0.039, under a threshold of 0.1: not round-off.
+  const auto wrong = es::classify_drift_ladder(ladder(1e-3, 2, 5, [](double h) { return 3.9e-2 + h * h * h * h; }),
+                                               fixed(4, 0.1));
+  BOOST_TEST(kind(wrong) == "model error", wrong.explanation);
+  BOOST_TEST(says(wrong, "below the threshold 0.1"), wrong.explanation);
+  // A plateau at 1e-8 over t1 − t0 = 5: ε N = 2.2e-16 · 8e4 = 1.8e-11 at the finest level, far below it.
+  es::DriftExpectation over_5_s = fixed(4);
+  over_5_s.span = 5;
+  const auto small = es::classify_drift_ladder(ladder(1e-3, 2, 5, [](double) { return 1e-8; }), over_5_s);
+  BOOST_TEST(kind(small) == "model error", small.explanation);
+  BOOST_REQUIRE(small.round_off_bound);
+  BOOST_TEST(*small.round_off_bound == std::numeric_limits<double>::epsilon() * 5 / 6.25e-5,
+             boost::test_tools::tolerance(1e-9));
+  // Steps given per level take the place of the span: 1e9 steps bound it at 2.2e-7, above 1e-8.
+  auto counted = ladder(1e-3, 2, 5, [](double) { return 1e-8; });
+  for (es::DriftPoint& p : counted) p.steps = 1e9;
+  BOOST_TEST(kind(es::classify_drift_ladder(counted, over_5_s)) == "round-off");
+  // A floor that rises, far above rounding, is not round-off either.
+  const std::vector<es::DriftPoint> rises{{1e-3, 1e-3}, {5e-4, 1e-5}, {2.5e-4, 3e-5}, {1.25e-4, 6e-5}};
+  BOOST_TEST(kind(es::classify_drift_ladder(rises, over_5_s)) != "round-off");
+}
+
+BOOST_AUTO_TEST_CASE(a_ladder_within_the_threshold_at_every_level_says_so) {
+  // δ_C = 1e-3 h^4 from h = 0.1: 1e-7 at the coarsest level, under 1e-3 everywhere.
+  const auto c = es::classify_drift_ladder(ladder(0.1, 2, 5, [](double h) { return 1e-3 * std::pow(h, 4); }), fixed(4));
+  BOOST_TEST(kind(c) == "within threshold", c.explanation);
+  BOOST_TEST(c.all_meet_threshold);
+  BOOST_TEST(says(c, "the coarsest step already meets the threshold 0.001"), c.explanation);
+  BOOST_TEST(!says(c, "step error"), c.explanation);
+  BOOST_REQUIRE(c.order);
+  BOOST_TEST(*c.order == 4.0, boost::test_tools::tolerance(1e-9));
+  // δ_C rising from 6e-14 to 6e-13 as h halves from 1e-5 over 5 s (crane, rk4): rounding at every level.
+  es::DriftExpectation over_5_s = fixed(4);
+  over_5_s.span = 5;
+  const auto rounding =
+      es::classify_drift_ladder(ladder(1e-5, 2, 5, [](double h) { return 6e-19 / h; }), over_5_s);
+  BOOST_TEST(kind(rounding) == "round-off", rounding.explanation);
+  BOOST_TEST(says(rounding, "the coarsest step already meets the threshold 0.001"), rounding.explanation);
+}
+
+BOOST_AUTO_TEST_CASE(orders_that_scatter_around_the_method_s_order_are_not_yet_asymptotic_and_never_a_model_error) {
+  // crane3d with rkg from h = 0.08: δ_C 1.02e-6, 7.31e-8, 2.08e-8, 1.03e-9 under a threshold of 1e-9.
+  const std::vector<es::DriftPoint> points{{0.08, 1.02e-6}, {0.04, 7.31e-8}, {0.02, 2.08e-8}, {0.01, 1.03e-9}};
+  const auto c = es::classify_drift_ladder(points, fixed(4, 1e-10));
+  BOOST_TEST(kind(c) == "undecided", c.explanation);
+  BOOST_TEST(says(c, "observed orders (3.80, 1.81, 4.34) scatter around the method's order 4"), c.explanation);
+  BOOST_TEST(says(c, "run finer steps or more levels (from h = 0.04 with 6 levels)"), c.explanation);
+  BOOST_TEST(!says(c, "model error"), c.explanation);
+  // Orders that fall level by level (a plateau forming) are not called scatter.
+  const auto forming = es::classify_drift_ladder(ladder_with_orders(0.1, 1.0, {4.5, 3.5, 1.5, 0.9}), fixed(4));
+  BOOST_TEST(kind(forming) == "undecided", forming.explanation);
+  BOOST_TEST(!says(forming, "scatter"), forming.explanation);
+  BOOST_TEST(!says(forming, "model error"), forming.explanation);
 }

@@ -29,7 +29,7 @@ struct AuditTrajectoryCommand {
   void add_to(CLI::App& command) {
     command.add_option("MODEL", model, "the model whose energies and forces the samples belong to")
         ->required()->check(one_of(model_names()));
-    command.add_option("FILE", file, "CSV: t, the coordinates, NAME_dot, NAME_ddot (one row per sample)")->required();
+    command.add_option("FILE", file, "CSV: t, the coordinates, NAME_dot, NAME_ddot (one row per sample); - reads standard input")->required();
     command.add_option("--set", sets, "set a model parameter, NAME=VALUE (repeatable)")
         ->check(assignment())->take_all()->type_name("NAME=VALUE");
     command.add_option("--threshold", threshold, "pass when delta_C <= X")->check(non_negative_number())->capture_default_str();

@@ -7,6 +7,7 @@
 #include <exception>
 #include <utility>
 
+#include "interruption.hpp"
 #include "plots.hpp"
 
 namespace energy_audit::cli {
@@ -45,6 +46,7 @@ void CommandOutputs::check() const {
   std::vector<std::pair<std::string, std::string>> named;
   for (const Output& output : outputs_) {
     if (output.given) check_output_path(output.option, output.path);
+    if (output.given && output.kind != OutputKind::Text) figure_format(output.option, output.path);
     named.emplace_back(output.option, output.path);
   }
   check_distinct_outputs(named);
@@ -56,6 +58,9 @@ void CommandOutputs::check() const {
 }
 
 void CommandOutputs::open(bool write) {
+  // Before the first temporary exists: a signal from now on removes the temporaries when it ends
+  // the program, where the default action would leave them.
+  install_interruption_handlers();
   if (!write) return;
   for (Output& output : outputs_) {
     if (!output.given) continue;

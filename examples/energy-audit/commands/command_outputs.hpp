@@ -45,12 +45,14 @@ class CommandOutputs {
   /// The output of `option`, when `given`, at `path`.
   void add(std::string option, bool given, const std::string& path, OutputKind kind = OutputKind::Text);
 
-  /// The usage checks (check_output_path, then check_distinct_outputs over all, then
-  /// require_gnuplot once per option that plots); creates nothing.
+  /// The usage checks (check_output_path and, for a figure, figure_format on each, then
+  /// check_distinct_outputs over all, then require_gnuplot once per option that plots); creates
+  /// nothing.
   void check() const;
 
-  /// Creates the temporary files and removes the earlier ones under the outputs' names; an
-  /// invocation that does not `write` (a rank other than 0) creates and removes nothing.
+  /// Installs the interruption handlers (interruption.hpp), then creates the temporary files and
+  /// removes the earlier ones under the outputs' names; an invocation that does not `write` (a
+  /// rank other than 0) creates and removes nothing.
   void open(bool write = true);
 
   /// The open file of `option`; nullptr when the option was not given or nothing is written here.

@@ -1,8 +1,11 @@
 #include "compare_command.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <energy_audit/error.hpp>
@@ -17,11 +20,62 @@
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
+#include "number_text.hpp"
 #include "report.hpp"
 #include "usage_error.hpp"
 
 namespace energy_audit::cli {
 namespace {
+
+/// The rows with each observed order as the table prints it: one that rounds to 0.00 is 0, so that
+/// the table shows "0.00", never "-0.00" (as diagnose's table).
+std::vector<ComparisonRow> orders_as_printed(std::vector<ComparisonRow> rows) {
+  for (ComparisonRow& row : rows) {
+    if (std::abs(row.observed_order) < 0.005) row.observed_order = 0.0;
+  }
+  return rows;
+}
+
+/// The rows with an observed order of -0 made 0: the CSV keeps every other value as computed.
+std::vector<ComparisonRow> without_negative_zero_orders(std::vector<ComparisonRow> rows) {
+  for (ComparisonRow& row : rows) {
+    if (row.observed_order == 0.0) row.observed_order = 0.0;
+  }
+  return rows;
+}
+
+/// "crane, rk4 and cvode-bdf: delta_C 2.1e-09 to 3.3e-04; pass 4, fail 2": the model, the methods,
+/// the range of δ_C and the verdicts of a comparison, for its figures' titles.
+std::string comparison_summary(const std::string& model, const std::vector<ComparisonRow>& rows) {
+  std::vector<std::string> methods;
+  std::vector<std::pair<std::string, int>> verdicts;  // in order of first appearance
+  double low = INFINITY, high = -INFINITY;
+  for (const ComparisonRow& row : rows) {
+    if (std::ranges::find(methods, row.method) == methods.end()) methods.push_back(row.method);
+    const auto counted = std::ranges::find(verdicts, row.verdict, &std::pair<std::string, int>::first);
+    if (counted == verdicts.end()) {
+      verdicts.emplace_back(row.verdict, 1);
+    } else {
+      ++counted->second;
+    }
+    if (row.delta_C && std::isfinite(*row.delta_C)) {
+      low = std::min(low, *row.delta_C);
+      high = std::max(high, *row.delta_C);
+    }
+  }
+  std::string text = model + ", ";
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == methods.size() ? " and " : ", ") + methods[i];
+  }
+  if (low <= high) {
+    text += ": delta_C " + printf_text("%.2g", low) + (low < high ? " to " + printf_text("%.2g", high) : "");
+  }
+  text += ";";
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    text += (i == 0 ? " " : ", ") + verdicts[i].first + " " + std::to_string(verdicts[i].second);
+  }
+  return text;
+}
 
 /// `compare MODEL`: one model over several methods and steps (rtols): the table, the observed
 /// orders, the work-precision and drift plots.
@@ -94,13 +148,15 @@ struct CompareCommand {
     for (const ComparisonRow& row : rows) {
       if (!plan.drift_curves) break;
       DriftCurve curve{row.method, (row.adaptive ? "rtol=" : "h=") + to_text(row.resolution()), row.drift_curve};
+      curve.summary = (row.delta_C ? "delta_C " + printf_text("%.2g", *row.delta_C) + ", " : std::string()) + row.verdict;
       if (row.dC_first_above_threshold) curve.marks.emplace_back(*row.dC_first_above_threshold, "first above threshold");
       if (row.dC_fastest_growth_at) curve.marks.emplace_back(*row.dC_fastest_growth_at, "fastest growth");
       curves.push_back(std::move(curve));
     }
     progress_line.finish();
-    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ")\n";
-    print_comparison(std::cout, rows);
+    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ": "
+              << comparison.equations << ")\n";
+    print_comparison(std::cout, orders_as_printed(rows));
     if (comparison.workers.count() > 1) std::cout << "the runs ran on " << comparison.workers.text() << "\n";
     if (rows.size() < comparison.planned) {
       std::cout << "interrupted: " << comparison.planned - rows.size() << " of " << comparison.planned
@@ -112,13 +168,16 @@ struct CompareCommand {
       std::vector<WorkPrecisionPoint> points;
       for (const ComparisonRow& row : rows) {
         if (row.finished && row.delta_C) {
-          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C});
+          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C, row.verdict});
         }
       }
-      plot_work_precision(file, entry.name, points, plan.base.audit.threshold);
+      plot_work_precision(file, "work-precision of " + comparison_summary(entry.name, rows), points,
+                          plan.base.audit.threshold);
     });
-    outputs.commit("--plot-c", [&](OutputFile& file) { plot_control_drift(file, entry.name, curves); });
-    outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, rows); });
+    outputs.commit("--plot-c", [&](OutputFile& file) {
+      plot_control_drift(file, "|C(t) - C(t0)| of " + comparison_summary(entry.name, rows), curves);
+    });
+    outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, without_negative_zero_orders(rows)); });
     if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {

@@ -17,6 +17,7 @@
 #include "command_outputs.hpp"
 #include "example_models.hpp"
 #include "interruption.hpp"
+#include "number_text.hpp"
 #include "option_groups.hpp"
 #include "output_file.hpp"
 #include "usage_error.hpp"
@@ -49,6 +50,28 @@ void print_diagnosis(std::ostream& out, const std::string& model, const Diagnosi
     out << line;
   }
   out << "diagnosis  " << d.verdict() << "\n";
+  out << "equations  " << d.equations << "\n";
+  if (d.evidence) {
+    for (const FailingEquation& f : d.evidence->failing_equations) {
+      out << "           equation of " << f.coordinate << ": relative residual "
+          << printf_text("%.3e", f.relative_residual) << ", first above " << printf_text("%g", d.evidence->equation_threshold)
+          << " at t = " << printf_text("%g", f.first_above_threshold) << "\n";
+    }
+    if (d.evidence->first_above_threshold) {
+      out << "drift      |C - C0| first above the threshold at t = " << printf_text("%g", *d.evidence->first_above_threshold)
+          << "\n";
+    }
+    if (d.evidence->residual_work) {
+      out << "ledger     C - C0 = " << printf_text("%+.6g", *d.evidence->residual_work) << " J at the finest level, "
+          << (d.evidence->suspect ? "explained below" : "explained by no named force's power") << "\n";
+    }
+    if (d.evidence->suspect) {
+      out << "suspect    dC/dt has the shape of " << d.evidence->suspect->force << "'s power (correlation "
+          << printf_text("%.4f", d.evidence->suspect->correlation) << ", dC/dt = "
+          << printf_text("%.4g", d.evidence->suspect->ratio) << " x its power)\n";
+    }
+  }
+  out << "what to do " << d.what_to_do() << "\n";
 }
 
 /// `diagnose MODEL [--method M] [--step H | --rtol R] [--levels N]`: the method at h, h/2, h/4, …

@@ -18,10 +18,13 @@ int list_command() {
   int width = 0;
   for (const ModelEntry& model : model_registry()) width = std::max(width, static_cast<int>(model.name.size()));
   for (const Method& m : examples::methods()) width = std::max(width, static_cast<int>(m.name.size()));
-  std::printf("Models (forms: the default first):\n");
+  std::printf("Models (forms: the default first; own: the form runs the model's own hand-derived equations, which "
+              "the equation check measures; derived: the form derives its equations from T, V and f):\n");
   for (const ModelEntry& model : model_registry()) {
     std::vector<std::string> forms;
-    for (const Form f : model.forms) forms.emplace_back(form_name(f));
+    for (const Form f : model.forms) {
+      forms.emplace_back(std::string(form_name(f)) + (model.checks_equations(f) ? " (own)" : " (derived)"));
+    }
     std::printf("  %-*s %s; forms: %s\n", width, model.name.c_str(), model.description.c_str(), join(forms).c_str());
   }
   std::printf("\nKinematic models (q' = w(q, t), audited by their constraint drift; run, stability):\n");

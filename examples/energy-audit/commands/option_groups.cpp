@@ -135,11 +135,16 @@ void CommonOptions::check_applicable(const ModelEntry& entry) const { check_mode
 
 void AdaptiveOptions::add_to(CLI::App& command, bool with_rtol) {
   app = &command;
+  std::vector<std::string> adaptive_names;
+  for (const Method& method : examples::methods()) {
+    if (method.adaptive()) adaptive_names.push_back(method.name);
+  }
+  const std::string adaptive_methods = join(adaptive_names);
   if (with_rtol) {
-    command.add_option("--rtol", rtol, "relative tolerance (cvode-bdf, cvode-adams, idas)")
+    command.add_option("--rtol", rtol, "relative tolerance, < 1 (" + adaptive_methods + ")")
         ->check(positive_number())->capture_default_str();
   }
-  command.add_option("--atol", atol, "absolute tolerance (cvode-bdf, cvode-adams, idas)")
+  command.add_option("--atol", atol, "absolute tolerance (" + adaptive_methods + ")")
       ->check(positive_number())->capture_default_str();
   command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
       ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
@@ -168,8 +173,8 @@ sun::CvodesOptions AdaptiveOptions::options() const {
   return o;
 }
 
-void AdaptiveOptions::check_applicable(const MethodsUsed& methods) const {
-  check_method_options_apply(given_options(*app), OptionNames{}, methods);
+void AdaptiveOptions::check_applicable(const MethodsUsed& methods, bool at_given_step) const {
+  check_method_options_apply(given_options(*app), OptionNames{}, methods, examples::methods(), at_given_step);
 }
 
 }  // namespace energy_audit::cli

@@ -113,8 +113,10 @@ struct AdaptiveOptions {
   sun::CvodesOptions options() const;
 
   /// The options of the adaptive methods are usage errors when no adaptive method runs;
-  /// --iteration when cvode-adams does not; --step when no fixed-step method does.
-  void check_applicable(const MethodsUsed& methods) const;
+  /// --iteration when cvode-adams does not; --step when no fixed-step method does. The messages
+  /// name every method an option applies to; `at_given_step`: the command runs arkode-erk and
+  /// arkode-dirk at --step when it is given (run_model.hpp, runs_at_given_step).
+  void check_applicable(const MethodsUsed& methods, bool at_given_step = false) const;
 };
 
 }  // namespace energy_audit::cli

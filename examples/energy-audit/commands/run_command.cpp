@@ -89,7 +89,7 @@ struct RunCommand {
     // Rows are kept only to stream them into the CSV and the plot.
     s.audit.store_every = csv_option->count() > 0 || plot_option->count() > 0 ? every : 0;
     s.audited = !no_audit;
-    adaptive.check_applicable(methods_used(s.method));
+    adaptive.check_applicable(methods_used(s.method), true);
     if (no_audit) {
       const std::string why = "has nothing to act on with --no-audit";
       refuse_if_given(every_option, why);
@@ -110,19 +110,13 @@ struct RunCommand {
   /// --z-as quadrature refused where ARKODE integrates (it has no quadratures).
   Method chosen_method() const {
     const Method& chosen = find_method(method);
-    const bool at_fixed_step = chosen.takes_fixed_step && step_option->count() > 0;
+    const bool at_fixed_step = runs_at_given_step(chosen, given_options(*app), OptionNames{});
     check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
     examples::check_relax(chosen, table, relax);
     if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
       throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
     }
     if (!at_fixed_step) return chosen.needs_separable_model ? method_at_fixed_step(chosen, table) : chosen;
-    for (const char* name : {"rtol", "atol", "max-steps", "initial-step", "max-step"}) {
-      if (given_options(*app).contains(name)) {
-        throw UsageError(std::string("--") + name + ": " + chosen.name + " at a fixed step (--step) takes no " +
-                         "tolerances or step bounds; leave out --step for its adaptive steps");
-      }
-    }
     return method_at_fixed_step(chosen, table, relax);
   }
 
@@ -219,7 +213,7 @@ int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   if (common.t_end_option->count() > 0) settings.t_end = common.t_end;
   settings.keep_history = csv_option->count() > 0;
   const ModelSetup setup = common.setup();
-  adaptive.check_applicable(methods_used(settings.method));
+  adaptive.check_applicable(methods_used(settings.method), true);
   model.check(setup, settings);
   CommandOutputs outputs = this->outputs();
   outputs.check();

@@ -59,6 +59,7 @@ struct Comparison {
   std::vector<ComparisonRow> rows;  ///< the runs that started, in the plan's order
   std::size_t planned = 0;          ///< the runs of the plan: more than rows.size() when stopped early
   Workers workers;
+  std::string equations;  ///< the equations every run integrates (integrated_equations)
 };
 
 /// The settings of every run of the plan, in order, each checked (check_settings) before the

@@ -2,11 +2,12 @@
 /// \file
 /// How δ_C falls along a ladder of steps (h, h/2, h/4, …) or tolerances (rtol, rtol/10, …), and
 /// what that says: a step error (δ_C falls at the method's order), a model error (δ_C stops
-/// falling above the threshold: the equations of motion do work that T, V and the forces do not
-/// account for) or round-off (δ_C falls to a floor and rises below it). The classifier is pure:
-/// it takes (resolution, δ_C) pairs from any source — the studies' diagnose (diagnose.hpp), the
-/// drop-in, audit_trajectory, or runs of one's own. The criteria are in docs/mathematics.md,
-/// "Step error, model error, round-off".
+/// falling far above what rounding can give: the equations of motion do work that T, V and the
+/// forces do not account for), round-off (δ_C at a floor within rounding's bound, or rising below
+/// it), a ladder within its threshold at every level, or undecided (not yet in the asymptotic
+/// range). The classifier is pure: it takes (resolution, δ_C) pairs from any source — the
+/// studies' diagnose (diagnose.hpp), the drop-in, audit_trajectory, or runs of one's own. The
+/// rule is stated in docs/mathematics.md, "Step error, model error, round-off".
 
 #include <cstddef>
 #include <optional>
@@ -20,7 +21,14 @@ struct DriftPoint {
   double resolution = 0;
   double delta_C = 0;
   bool finished = true;  ///< a run that did not cover its interval is no evidence and is left out
+  /// Steps the run took (0: unknown; a fixed step then takes span / resolution, the expectation's
+  /// span). It sets the round-off bound of this level, ε N.
+  double steps = 0;
 };
+
+/// Steps assumed for a point whose step count is unknown and whose step the interval does not
+/// turn into one: the most steps a fixed-step run may take (run_model.hpp's max_fixed_steps).
+inline constexpr double unknown_step_count = 1e9;
 
 /// What the method promises and what the classifier accepts.
 struct DriftExpectation {
@@ -36,12 +44,20 @@ struct DriftExpectation {
   double plateau_slope = 0.3;
   /// Round-off: a finer level whose δ_C is at least this times the floor is a rise.
   double rise_factor = 2;
+  /// t1 − t0 of the runs (0: unknown): a fixed-step level without a step count takes span / h steps.
+  double span = 0;
 
   double margin_in_effect() const { return margin > 0 ? margin : (adaptive ? 0.5 : 1.0); }
 };
 
-enum class DriftKind { StepError, ModelError, RoundOff, Undecided };
-const char* drift_kind_name(DriftKind kind);  ///< "step error", "model error", "round-off", "undecided"
+enum class DriftKind { StepError, ModelError, RoundOff, WithinThreshold, Undecided };
+/// "step error", "model error", "round-off", "within threshold", "undecided"
+const char* drift_kind_name(DriftKind kind);
+
+/// The largest relative drift rounding alone can give at `point`: ε N, ε the double's machine
+/// epsilon and N its steps (the point's, span / h for a fixed step of known span, otherwise
+/// unknown_step_count) — every step's rounding of C adding up in one direction.
+double round_off_bound(const DriftPoint& point, const DriftExpectation& expectation);
 
 struct DriftClassification {
   DriftKind kind = DriftKind::Undecided;
@@ -54,11 +70,16 @@ struct DriftClassification {
   /// (a fixed step), the least-squares slope over every level (an rtol ladder).
   std::optional<double> order;
   std::optional<double> plateau;    ///< model error: δ_C at the finest level of the plateau
+  std::optional<double> plateau_from;  ///< model error: the coarsest resolution of the plateau
   std::optional<double> floor;      ///< round-off: the smallest δ_C
   std::optional<double> floor_at;   ///< round-off: its resolution
   /// Step error: the resolution where δ_C ∝ r^order from the finest level meets the threshold
   /// (an extrapolation; the study's diagnose verifies it with the advisor).
   std::optional<double> estimated_resolution;
+  /// The round-off bound (round_off_bound) at the finest finished level, against which a floor
+  /// or a plateau is read; absent with fewer than 3 finished levels.
+  std::optional<double> round_off_bound;
+  bool all_meet_threshold = false;  ///< every finished level's δ_C is at most the threshold
   std::string explanation;          ///< one line
 };
 

@@ -169,12 +169,25 @@ std::vector<Method> methods_that_run(const ModelEntry& model, const ModelSetup& 
 /// is off. Throws SettingsError naming the option as settings.options spells it.
 void check_model_options_apply(const ModelEntry& model, const RunSettings& settings);
 /// Refuses an option in `given` that has no effect with `methods`: the step without a fixed-step
-/// method, the adaptive methods' options without one, the iteration without cvode-adams.
+/// method, the adaptive methods' options without one, the iteration without a method that chooses
+/// it (cvode-adams). The messages name the methods of `offered` (every method the caller has) that
+/// the option applies to; `at_given_step`: the caller runs an adaptive method that also takes a
+/// fixed step at the step given (runs_at_given_step: run does, the studies do not), and the step's
+/// message names those methods too.
 void check_method_options_apply(const std::set<std::string>& given, const OptionNames& names,
-                                const MethodsUsed& methods);
+                                const MethodsUsed& methods, const std::vector<Method>& offered,
+                                bool at_given_step = false);
+
+/// Whether a run of `method` takes the step given rather than choosing its own: an adaptive
+/// method that also runs at a fixed step (Method::takes_fixed_step, ARKODE's) does when `given`
+/// holds "step". Such a run takes no tolerances or step bounds: one in `given` (rtol, atol,
+/// max-steps, initial-step, max-step) is refused, SettingsError naming it as `names` spells it.
+/// The run then takes its component's fixed-step variant of the method.
+bool runs_at_given_step(const Method& method, const std::set<std::string>& given, const OptionNames& names);
 
 /// Checks the settings and the model setup (--set, --init) and returns the interval; throws
-/// SettingsError naming the option at fault, before anything runs or is written.
+/// SettingsError naming the option at fault, before anything runs or is written. An adaptive
+/// method's rtol must be in (0, 1): at 1 or more it accepts any step.
 Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const RunSettings& settings);
 
 /// Usage checks of a fixed step over `interval`: finite and > 0, no longer than the interval, and

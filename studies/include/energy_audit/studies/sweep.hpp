@@ -37,6 +37,7 @@ struct SweepResult {
   std::vector<SweepRun> runs;
   Workers workers;  ///< what ran them
   bool interrupted = false;
+  std::string equations;  ///< the equations every run integrates (integrated_equations)
 };
 
 /// The runs of the plan, each checked (check_settings) before the first starts: a usage error

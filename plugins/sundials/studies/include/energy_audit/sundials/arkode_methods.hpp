@@ -102,16 +102,16 @@ struct ArkodeMethods {
     }
   }
 
-  /// Refuses relaxation (`option`) below SUNDIALS 6.6 (naming the SUNDIALS found), for a method
-  /// other than arkode-erk and arkode-dirk, and with a table (`table`, as check_table takes it)
+  /// Refuses relaxation (`option`) for a method other than arkode-erk and arkode-dirk, below
+  /// SUNDIALS 6.6 (naming the SUNDIALS found), and with a table (`table`, as check_table takes it)
   /// that relaxation cannot take (naming why and the tables it takes). Without a table the run
   /// takes the relaxation default (relaxation_default_table). Throws SettingsError.
   static void check_relax(const studies::Method& method, const std::string& table, const std::string& option,
                           const std::string& table_option = "--table") {
-    if (!arkode_has_relaxation) throw studies::SettingsError(option + ": " + arkode_relaxation_problem());
     if (!studies::belongs_to<ArkodeMethods>(method) || stepper(method) == ArkodeStepper::Sprk) {
       throw studies::SettingsError(option + ": applies to arkode-erk and arkode-dirk only, not to " + method.name);
     }
+    if (!arkode_has_relaxation) throw studies::SettingsError(option + ": " + arkode_relaxation_problem());
     const TableKind kind = table_kind(stepper(method));
     const ArkodeTable* chosen = chosen_table(kind, table, true);
     if (!chosen) return;  // check_table names it

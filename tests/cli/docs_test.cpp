@@ -1,0 +1,55 @@
+// The numbers the docs show as a command's output: each line quoted from a command's output in
+// docs/ is a line that command prints, so that no number in the docs is stale or made up.
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+
+#include "cli_test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The repository's docs/ (this file is tests/cli/docs_test.cpp).
+fs::path docs_dir() { return fs::path(__FILE__).parent_path().parent_path().parent_path() / "docs"; }
+
+std::string trimmed(const std::string& line) {
+  const std::size_t first = line.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  return line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+}
+
+/// A doc's lines that start (after their indentation) with `start`, trimmed.
+std::vector<std::string> doc_lines_starting(const std::string& doc, const std::string& start) {
+  std::vector<std::string> found;
+  for (const std::string& line : lines_of(read_file(docs_dir() / doc))) {
+    if (trimmed(line).rfind(start, 0) == 0) found.push_back(trimmed(line));
+  }
+  return found;
+}
+
+bool prints_line(const std::string& output, const std::string& line) {
+  const std::vector<std::string> lines = lines_of(output);
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return trimmed(l) == line; });
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(docs)
+
+// docs/command-line.md, "The work ledger": the ledger's lines of `energy-audit run crane-wrong`.
+BOOST_AUTO_TEST_CASE(the_work_ledgers_lines_are_those_run_crane_wrong_prints) {
+  const Result run = energy_audit("run crane-wrong");
+  BOOST_TEST_REQUIRE(run.status == 0, run.err);
+  for (const char* start : {"work       W_damper = ", "residual   C - C0 = "}) {
+    const std::vector<std::string> shown = doc_lines_starting("command-line.md", start);
+    BOOST_TEST_REQUIRE(shown.size() == 1u, start);
+    BOOST_TEST(prints_line(run.out, shown[0]), shown[0] << "\nis not a line of `run crane-wrong`:\n" << run.out);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
