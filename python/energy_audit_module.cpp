@@ -25,6 +25,7 @@
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/studies/history_rows.hpp>
 #include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/model_error_evidence.hpp>
 #include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/study_records.hpp>
@@ -48,6 +49,7 @@ namespace {
 struct RunResult {
   std::string model, method, verdict, end;
   std::string table;  ///< arkode-erk, arkode-dirk: the Butcher table the run took; empty otherwise
+  std::string integrated_equations;  ///< which equations ran (studies::integrated_equations)
   double delta_C = 0, threshold = 0, step = 0, rtol = 0, t_reached = 0, wall_seconds = 0;
   double equation_residual = 0;  ///< NaN when the equations were not checked
   /// When |C − C0| first exceeded the threshold and where it grew fastest (NaN where none).
@@ -254,6 +256,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
   r.model = model.name;
   r.method = outcome.method.name;
   r.table = outcome.table;
+  r.integrated_equations = studies::integrated_equations(model, outcome.form);
   r.verdict = outcome.verdict();
   r.end = outcome.finished() ? "finished" : outcome.stop_description();
   r.finished = outcome.finished();
@@ -572,6 +575,9 @@ PYBIND11_MODULE(_energy_audit, m) {
                     "force (docs/mathematics.md, the work ledger); None otherwise")
       .def_readonly("step", &RunResult::step, "the fixed step [s]; NaN for an adaptive method")
       .def_readonly("rtol", &RunResult::rtol, "the relative tolerance; NaN for a fixed-step method")
+      .def_readonly("integrated_equations", &RunResult::integrated_equations,
+                    "which equations the run integrated: the model's hand-derived accelerations, or equations "
+                    "derived from T, V and f")
       .def_readonly("table", &RunResult::table,
                     "arkode-erk, arkode-dirk: the Butcher table the run took, by ARKODE's name; '' otherwise")
       .def_readonly("t_reached", &RunResult::t_reached, "the time of the last state computed [s]")

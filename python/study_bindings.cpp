@@ -356,7 +356,8 @@ py::object diagnose_audits(const std::vector<const Audit*>& audits, const std::o
   std::vector<DriftPoint> points;
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < audits.size(); ++i) {
-    points.push_back({resolutions[i], audits[i]->relative_drift(), true});
+    // The audit's samples are its steps: rounding's bound ε N for this level.
+    points.push_back({resolutions[i], audits[i]->relative_drift(), true, double(audits[i]->accepted_steps())});
     levels.push_back({{"resolution", resolutions[i]}, {"delta_C", audits[i]->relative_drift()}});
   }
   nlohmann::ordered_json record{{"resolution", steps ? "step" : "rtol"},

@@ -31,14 +31,17 @@ namespace {
 const char* const not_found = "gnuplot not found: install the Debian package gnuplot-nox to draw ";
 
 /// A gnuplot string literal: single-quoted, where gnuplot substitutes neither backquotes nor
-/// macros, with ' doubled. A line break would end gnuplot's command, so control characters
-/// become spaces.
+/// macros, with ' doubled. A line break would end gnuplot's command: it is joined in as the
+/// expression "\n" ('a'."\n".'b', a title of two lines), and other control characters become
+/// spaces.
 std::string literal(std::string_view text) {
   std::string out = "'";
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '\'') {
       out += "''";
+    } else if (c == '\n') {
+      out += "'.\"\\n\".'";
     } else if (byte < 0x20 || byte == 0x7f) {
       out += ' ';
     } else {

@@ -12,6 +12,7 @@
 #include "example_models.hpp"
 #include "number_text.hpp"
 #include "plots.hpp"
+#include "run_plot.hpp"
 
 namespace energy_audit::cli {
 namespace {
@@ -212,31 +213,36 @@ void plot_seed000_figures(const std::vector<std::string>& paths, const std::vect
   const auto c_z_e = [](const RunOutcome& run) {
     return std::vector<TimeSeries>{{"C", energy(run, "C")}, {"Z", energy(run, "Z")}, {"E", energy(run, "E")}};
   };
-  draw(0, "Fig. 2: C(t) - C(t0) of the mechanism",
+  // Each title names the runs drawn, a line each: model, method, step, δ_C and verdict.
+  const std::string mechanisms = "\n" + run_title(mechanism) + "\n" + run_title(mechanism_wrong);
+  draw(0, "Fig. 2: C(t) - C(t0) of the mechanism" + mechanisms,
        {{"a) correct equations", "C - C(t0) [J]", {{"mechanism", control_change(mechanism)}}},
         {"b) wrong equations", "C - C(t0) [J]", {{"mechanism-wrong", control_change(mechanism_wrong)}}}});
-  draw(1, "Fig. 3: C, Z and E of the mechanism",
+  draw(1, "Fig. 3: C, Z and E of the mechanism" + mechanisms,
        {{"a) correct equations", "[J]", c_z_e(mechanism)}, {"b) wrong equations", "[J]", c_z_e(mechanism_wrong)}});
   std::vector<TimeSeries> crane_c, crane_e;
   for (const double step : {0.08, 0.04, 0.02, 0.01}) {
     const RunOutcome& run = find_run(rows, "crane3d", step).run;
-    crane_c.push_back({"h = " + printf_text("%g", step), control_change(run)});
+    crane_c.push_back({"h = " + printf_text("%g", step) + ": delta_C " + printf_text("%.3g", run.audit->relative_drift()) +
+                           ", " + run.verdict(),
+                       control_change(run)});
     crane_e.push_back({"h = " + printf_text("%g", step), energy(run, "E")});
   }
-  draw(2, "Fig. 4: C and E of the 3D crane for four steps (rkg)",
+  draw(2, "Fig. 4: C and E of the 3D crane for four steps\ncrane3d, rkg: delta_C and verdict of each step in the key",
        {{"C(t) - C(t0)", "[J]", crane_c}, {"E(t)", "[J]", crane_e}});
   for (const auto& [index, title, run] : {std::tuple{std::size_t{3}, "Fig. 5: container, rope end on a line", &line},
                                           std::tuple{std::size_t{4}, "Fig. 6: container, rope end on a circle", &circle}}) {
-    draw(index, title,
+    draw(index, std::string(title) + "\n" + run_title(*run),
          {{"a) E(t) and C(t)", "[J]", {{"E", energy(*run, "E")}, {"C", energy(*run, "C")}}},
           {"b) C(t) - C(t0)", "[J]", {{"C - C(t0)", control_change(*run)}}}});
   }
   // φ is the sixth coordinate; in Maggi's form φ̇ is the fifth independent velocity.
   const std::size_t phi = 1 + 5, phi_dot = 1 + 6 + 4;
-  draw(5, "Fig. 7: phi and phi_dot of the container (circle), correct and wrong equations",
+  const std::string circles = "\n" + run_title(circle) + "\n" + run_title(circle_wrong);
+  draw(5, "Fig. 7: phi and phi_dot of the container (circle), correct and wrong equations" + circles,
        {{"phi", "[rad]", {{"correct", column(circle, phi)}, {"wrong", column(circle_wrong, phi)}}},
         {"phi_dot", "[rad/s]", {{"correct", column(circle, phi_dot)}, {"wrong", column(circle_wrong, phi_dot)}}}});
-  draw(6, "Fig. 8: E and C of the container (circle), correct and wrong equations",
+  draw(6, "Fig. 8: E and C of the container (circle), correct and wrong equations" + circles,
        {{"a) E(t), 100 C(t)", "[J]",
          {{"E", energy(circle, "E")},
           {"100 C correct", scaled(energy(circle, "C"), 100)},

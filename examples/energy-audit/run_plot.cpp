@@ -52,8 +52,8 @@ std::vector<std::pair<double, double>> RunPlotRows::series(std::string_view name
   return points;
 }
 
-std::string run_title(const ModelEntry& model, const RunOutcome& run) {
-  std::string title = model.name + ", " + run.method.name;
+std::string run_title(const RunOutcome& run) {
+  std::string title = run.model + ", " + run.method.name;
   if (run.method.adaptive()) {
     title += " at rtol = " + printf_text("%g", run.cvodes.rtol);
   } else {
@@ -79,7 +79,7 @@ void plot_run(OutputFile& png, const ModelEntry& model, const RunOutcome& run, c
     panels.push_back(power);
     if (!work.series.empty()) panels.push_back(work);
   }
-  plot_time_series(png, run_title(model, run), panels);
+  plot_time_series(png, run_title(run), panels);
 }
 
 }  // namespace energy_audit::cli

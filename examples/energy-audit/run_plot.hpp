@@ -51,7 +51,7 @@ class RunPlotRows {
 
 /// "crane-wrong, rk4 at h = 0.001: delta_C = 0.0241, verdict fail": the model, the method at its
 /// step (rtol), δ_C and the verdict, which the figure of the run is titled with.
-std::string run_title(const ModelEntry& model, const RunOutcome& run);
+std::string run_title(const RunOutcome& run);
 
 /// Draws the run (the file header above) under run_title from `rows`; throws energy_audit::Error when gnuplot
 /// fails or a panel has nothing finite to draw.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <energy_audit/studies/drift_ladder.hpp>
+#include <energy_audit/studies/settings_error.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
 namespace energy_audit::studies {
@@ -202,6 +203,11 @@ void from_json(const nlohmann::json& json, MethodAdvice& m) {
 Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vector<Method>& methods,
               const AdviceSettings& settings, const RunPool& pool) {
   Advice advice;
+  if (settings.base.relax) {
+    throw SettingsError(settings.base.options("relax") +
+                        ": relaxation holds C at round-off whatever the step, so delta_C no longer tells which step "
+                        "meets the target; advise without it");
+  }
   const Interval interval = check_settings(model, setup, settings.base);
   // One search per method, the searches side by side; a search not started after an
   // interruption leaves no advice. How many probes a search takes is not known in advance: the

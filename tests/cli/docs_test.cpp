@@ -32,6 +32,18 @@ std::vector<std::string> doc_lines_starting(const std::string& doc, const std::s
   return found;
 }
 
+/// The lines of a doc's section "## NAME" (up to the next "## ") that start with `start`, trimmed.
+std::vector<std::string> section_lines_starting(const std::string& doc, const std::string& section,
+                                                const std::string& start) {
+  std::vector<std::string> found;
+  bool inside = false;
+  for (const std::string& line : lines_of(read_file(docs_dir() / doc))) {
+    if (line.rfind("## ", 0) == 0) inside = line == "## " + section;
+    if (inside && trimmed(line).rfind(start, 0) == 0) found.push_back(trimmed(line));
+  }
+  return found;
+}
+
 bool prints_line(const std::string& output, const std::string& line) {
   const std::vector<std::string> lines = lines_of(output);
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return trimmed(l) == line; });
@@ -50,6 +62,41 @@ BOOST_AUTO_TEST_CASE(the_work_ledgers_lines_are_those_run_crane_wrong_prints) {
     BOOST_TEST_REQUIRE(shown.size() == 1u, start);
     BOOST_TEST(prints_line(run.out, shown[0]), shown[0] << "\nis not a line of `run crane-wrong`:\n" << run.out);
   }
+}
+
+// docs/command-line.md, "diagnose": every line it shows of a diagnosis (the lines from
+// `diagnosis` to `what to do`) is a line one of the three diagnoses it names prints.
+BOOST_AUTO_TEST_CASE(the_diagnoses_shown_are_those_the_commands_print) {
+  std::string printed;
+  for (const char* command : {"diagnose crane --step 0.02 --threads 2", "diagnose crane-wrong --threads 2",
+                              "diagnose crane --step 2.5e-4 --levels 9 --threads 2"}) {
+    const Result r = energy_audit(command);
+    BOOST_TEST_REQUIRE(r.status == 0, command << ": " << r.err);
+    printed += r.out;
+  }
+  std::size_t checked = 0;
+  for (const char* start : {"diagnosis  ", "equations  the model", "equation of x1", "equation of phi", "drift      ",
+                            "ledger     ", "what to do "}) {
+    for (const std::string& shown : section_lines_starting("command-line.md", "diagnose", start)) {
+      BOOST_TEST(prints_line(printed, shown), shown << "\nis printed by none of the diagnoses:\n" << printed);
+      ++checked;
+    }
+  }
+  BOOST_TEST(checked >= 9u);
+}
+
+// docs/command-line.md, "reproduce seed002": the table's rows are those the command prints.
+BOOST_AUTO_TEST_CASE(the_seed002_table_shown_is_the_one_reproduce_prints) {
+  const Result r = energy_audit("reproduce seed002");
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  std::size_t checked = 0;
+  for (const char* start : {"euler-cromer  0.", "rk2           0.", "rk4           0."}) {
+    for (const std::string& shown : section_lines_starting("command-line.md", "reproduce seed002", start)) {
+      BOOST_TEST(prints_line(r.out, shown), shown << "\nis not a line of `reproduce seed002`:\n" << r.out);
+      ++checked;
+    }
+  }
+  BOOST_TEST(checked == 5u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -743,7 +743,12 @@ BOOST_AUTO_TEST_CASE(keys_sit_inside_the_frames_and_marks_are_named_once) {
   const std::string stability = captured_script([&](OutputFile& png) { plot_verdict_map(png, "ellipse", {map}); });
   for (const std::string& script : {drift, series, work, stability}) {
     BOOST_TEST(occurrences(script, "set key inside") == 1u, script.substr(0, 400));
-    BOOST_TEST(occurrences(script, "outside") + occurrences(script, "below") == 0u, script.substr(0, 400));
+    // No key placed outside the frame, on any line that sets the key.
+    std::istringstream lines(script);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("set key", 0) != 0) continue;
+      BOOST_TEST(occurrences(line, "outside") + occurrences(line, "below") == 0u, line);
+    }
   }
 }
 

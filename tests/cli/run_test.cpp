@@ -973,4 +973,19 @@ BOOST_AUTO_TEST_CASE(every_run_says_which_equations_it_integrated) {
              compare.out);
 }
 
+BOOST_AUTO_TEST_CASE(a_share_of_a_z_that_is_zero_or_round_off_is_not_printed) {
+  // With the damper's coefficient 0 the damper does no work and Z stays 0: no share of it.
+  const Result undamped = energy_audit("run crane --set k=0");
+  BOOST_TEST(undamped.status == 0, undamped.err);
+  BOOST_TEST(undamped.out.find("work       W_damper = +0 J\n") != std::string::npos, undamped.out);
+  BOOST_TEST(undamped.out.find("share of Z") == std::string::npos, undamped.out);
+  // A damper of 1e-20 N s/m: Z = -1.6e-18 J, round-off beside an energy of hundreds of joules.
+  const Result negligible = energy_audit("run crane --set k=1e-20");
+  BOOST_TEST(negligible.out.find("work       W_damper = -1.") != std::string::npos, negligible.out);
+  BOOST_TEST(negligible.out.find("share of Z") == std::string::npos, negligible.out);
+  const Result damped = energy_audit("run crane");
+  BOOST_TEST(damped.out.find("work       W_damper = -372.315 J (share of Z +100.0 %)\n") != std::string::npos,
+             damped.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

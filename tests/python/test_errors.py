@@ -68,9 +68,10 @@ class TrajectoryArgumentsTest(unittest.TestCase):
         cases = [
             ((t.reshape(-1, 1), q, v, a), r"^t must be one-dimensional$"),
             ((t, q[:-1], v, a), r"^q has 40 samples, t has 41$"),
-            ((t, q.reshape(-1, 1, 1), v, a), r"^q must be \(N,\) or \(N, n\) with N = len\(t\) = 41$"),
-            ((t, np.column_stack([q, q]), v, a), r"^audit_trajectory: q, v and a must be n x 41"),
-            ((t, q.reshape(1, -1), v, a), r"^q must be \(N,\) or \(N, n\)"),  # transposed
+            ((t, q.reshape(-1, 1, 1), v, a), r"^q has shape \(41, 1, 1\); it must be \(N,\) or \(N, n\) with N = len\(t\) = 41"),
+            ((t, np.column_stack([q, q]), v, a),
+             r"^q, v and a must have one shape, \(N,\) or \(N, n\); they are \(41, 2\), \(41,\) and \(41,\)$"),
+            ((t, q.reshape(1, -1), v, a), r"^q has shape \(1, 41\); it must be \(N,\) or \(N, n\)"),  # transposed
             ((t[:1], q[:1], v[:1], a[:1]), r"^audit_trajectory: 1 samples; it needs at least 2$"),
             ((t, [[1.0], [1.0, 2.0]] * 20 + [[1.0]], v, a), r"^q is not an array of samples: "),  # ragged
         ]

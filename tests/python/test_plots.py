@@ -118,7 +118,9 @@ class PlotTest(unittest.TestCase):
         for part in ("crane", "rk4", "euler", "delta_C", "pass" if "pass" in comparison["rows"]["verdict"] else "fail"):
             self.assertIn(part, text)
         # The legend inside the frame, and the threshold below the frame's top.
-        renderer = figure.canvas.get_renderer()
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        renderer = FigureCanvasAgg(figure).get_renderer()
         legend = axes.get_legend().get_window_extent(renderer)
         frame = axes.get_window_extent(renderer)
         self.assertTrue(frame.x0 <= legend.x0 and legend.x1 <= frame.x1, (legend, frame))

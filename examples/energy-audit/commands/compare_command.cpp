@@ -70,9 +70,9 @@ std::string comparison_summary(const std::string& model, const std::vector<Compa
   if (low <= high) {
     text += ": delta_C " + printf_text("%.2g", low) + (low < high ? " to " + printf_text("%.2g", high) : "");
   }
-  text += ";";
+  text += "; verdicts:";
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    text += (i == 0 ? " " : ", ") + verdicts[i].first + " " + std::to_string(verdicts[i].second);
+    text += (i == 0 ? " " : ", ") + std::to_string(verdicts[i].second) + " " + verdicts[i].first;
   }
   return text;
 }

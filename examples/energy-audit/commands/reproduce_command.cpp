@@ -1,6 +1,7 @@
 #include "reproduce_command.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -16,9 +17,22 @@
 #include "plots.hpp"
 #include "reproduce.hpp"
 #include "reproduce_seed001.hpp"
+#include "reproduce_seed002.hpp"
 
 namespace energy_audit::cli {
 namespace {
+
+/// --plots DIR: a directory that exists, else the reason (a usage error before any run); the
+/// figures are drawn into it, which creates no directory.
+std::string existing_figure_directory(const std::string& directory) {
+  std::error_code error;
+  const auto status = std::filesystem::status(directory, error);
+  if (!std::filesystem::exists(status)) {
+    return "cannot draw into " + quoted_path(directory) + ": no such directory (create it first)";
+  }
+  if (!std::filesystem::is_directory(status)) return "cannot draw into " + quoted_path(directory) + ": not a directory";
+  return {};
+}
 
 /// `reproduce seed000`: the rows of a source paper's table that a model here corresponds to,
 /// run and set beside the paper's values (reproduce.hpp).
@@ -27,17 +41,19 @@ struct ReproduceCommand {
   CLI::Option *csv_option = nullptr, *json_option = nullptr, *plots_option = nullptr;
 
   void add_to(CLI::App& command) {
-    command.add_option("paper", paper, "the paper to reproduce: seed000 (its Table 1), seed001 (its claims on the ellipse)")
+    command.add_option("paper", paper, "the paper to reproduce: seed000 (its Table 1), seed001 (its claims on the ellipse), "
+                       "seed002 (its crane with Euler-Cromer and RK2, figures 2-5)")
         ->required()
-        ->check(CLI::IsMember({"seed000", "seed001"}));
+        ->check(CLI::IsMember({"seed000", "seed001", "seed002"}));
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     json_option = command.add_option("--json", json, "write the table to FILE as JSON");
-    plots_option = command.add_option("--plots", plots, "draw the figures as DIR/fig2.png ... DIR/fig8.png (gnuplot)")
-                       ->check(CLI::ExistingDirectory);
+    plots_option = command.add_option("--plots", plots, "draw the figures as DIR/fig2.png ... (seed000: fig8, seed002: fig5; gnuplot)")
+                       ->check(CLI::Validator(existing_figure_directory, "DIR"));
   }
 
   int execute(const MpiSession& session) const {
     if (paper == "seed001") return execute_seed001(session);
+    if (paper == "seed002") return execute_seed002();
     const bool want_plots = plots_option->count() > 0;
     const std::vector<std::string> figures = want_plots ? seed000_figure_paths(plots) : std::vector<std::string>{};
     CommandOutputs outputs = table_outputs();
@@ -88,6 +104,28 @@ struct ReproduceCommand {
     outputs.commit("--csv", [&](OutputFile& file) { write_claim_checks_csv(file, checks); });
     outputs.commit("--json", [&](OutputFile& file) { write_claim_checks_json(file, checks); });
     if (interruption_signal() != 0) return exit_status(exit_failure);
+    return exit_finished;
+  }
+
+  /// seed 002's crane with the paper's two methods, its claims and figures (reproduce_seed002.hpp).
+  int execute_seed002() const {
+    const bool want_plots = plots_option->count() > 0;
+    const std::vector<std::string> figures = want_plots ? seed002_figure_paths(plots) : std::vector<std::string>{};
+    CommandOutputs outputs = table_outputs();
+    for (const std::string& figure : figures) outputs.add("--plots", true, figure, OutputKind::Figure);
+    outputs.check();
+    outputs.open();
+    install_interruption_handlers();
+    const Seed002Reproduction reproduction = reproduce_seed002(&interruption_request());
+    print_seed002(std::cout, reproduction);
+    std::cout.flush();
+    if (want_plots && reproduction.finished) plot_seed002_figures(figures, reproduction);
+    outputs.commit("--csv", [&](OutputFile& file) { write_seed002_csv(file, reproduction); });
+    outputs.commit("--json", [&](OutputFile& file) { write_seed002_json(file, reproduction); });
+    if (!reproduction.finished) {
+      if (want_plots) std::cerr << "energy-audit: not every run finished: the figures were not drawn\n";
+      return exit_status(exit_failure);
+    }
     return exit_finished;
   }
 };

@@ -183,6 +183,65 @@ BOOST_AUTO_TEST_CASE(a_step_taken_beside_the_audit_is_a_failure_with_its_message
   BOOST_TEST(ea_cvode_audit_passed(audit.handle) == 0);
 }
 
+// Energy functions written in C++ that throw what is not a std::exception (here the int 42) once
+// t passes 1 s: the exception stops at the C interface, whose call fails with
+// EA_CVODE_AUDIT_FAILED and a message, the audit on the interpolant (the throwing T) and Z as
+// CVODES' quadrature (the throwing power, inside the solver's callback) alike; a step went
+// unaudited, so the audit does not pass.
+namespace {
+
+double kinetic_throwing_after_one_second(const double*, const double* v, double t, void* user_data) {
+  if (t > 1.0) throw 42;
+  return 0.5 * static_cast<OscillatorData*>(user_data)->m * v[0] * v[0];
+}
+
+double potential_of(const double* q, double, void* user_data) {
+  return 0.5 * static_cast<OscillatorData*>(user_data)->k * q[0] * q[0];
+}
+
+double kinetic_of(const double*, const double* v, double, void* user_data) {
+  return 0.5 * static_cast<OscillatorData*>(user_data)->m * v[0] * v[0];
+}
+
+double damper_power_throwing_after_one_second(const double*, const double* v, double t, void* user_data) {
+  if (t > 1.0) throw 42;
+  return -static_cast<OscillatorData*>(user_data)->c * v[0] * v[0];
+}
+
+double damper_power(const double*, const double* v, double, void* user_data) {
+  return -static_cast<OscillatorData*>(user_data)->c * v[0] * v[0];
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_cpp_energy_function_throwing_a_non_std_exception_fails_the_call_with_a_message) {
+  struct Case {
+    const char* what;
+    EaKineticEnergyFn kinetic;
+    EaPowerFn power;
+    bool flow_as_quadrature;
+  };
+  for (const Case& c : {Case{"T throws 42", kinetic_throwing_after_one_second, damper_power, false},
+                        Case{"P throws 42 inside CVODES", kinetic_of, damper_power_throwing_after_one_second, true}}) {
+    BOOST_TEST_CONTEXT(c.what) {
+      OscillatorData data{2.0, 0.4, 18.0, 0};
+      std::vector<double> states(2 * outputs);
+      const Audit audit{ea_cvode_audit_create(1, c.kinetic, potential_of, c.power, &data, 1.0e-3)};
+      BOOST_TEST_REQUIRE(audit.handle != nullptr);
+      if (c.flow_as_quadrature) {
+        BOOST_TEST_REQUIRE(ea_cvode_audit_integrate_flow_as_quadrature(audit.handle) == EA_CVODE_AUDIT_SUCCESS);
+      }
+      BOOST_TEST(run_oscillator(&data, audit.handle, 2, outputs, -1, states.data()) == EA_CVODE_AUDIT_FAILED);
+      BOOST_TEST(std::string(ea_cvode_audit_last_error(audit.handle)) == "the audit failed with an unknown exception");
+      BOOST_TEST(ea_cvode_audit_passed(audit.handle) == 0);
+      // The steps up to t = 1 s were audited, the one past it not.
+      EaCvodeAuditEnergies last{};
+      BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(audit.handle, &last) == EA_CVODE_AUDIT_SUCCESS);
+      BOOST_TEST((last.t > 0.5 && last.t <= 1.0), "the last audited step ends at t = " << last.t);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_header_compiles_as_c_after_sundials_example_macros) {
   BOOST_TEST(c_header_macros_sum() == 5.0);
 }
