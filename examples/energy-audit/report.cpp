@@ -79,11 +79,6 @@ Json final_state_json(const ModelEntry& model, const RunOutcome& run, const Hist
   return j;
 }
 
-/// The name of coordinate i's equation: the model's name for the coordinate, q[i] without one.
-std::string coordinate_name(const ModelEntry& model, std::size_t i) {
-  return i < model.coordinate_names.size() ? model.coordinate_names[i] : "q[" + std::to_string(i) + "]";
-}
-
 /// A time, or null where there is none (NaN).
 Json time_json(double t) { return std::isnan(t) ? Json(nullptr) : Json(t); }
 

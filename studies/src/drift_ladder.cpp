@@ -6,14 +6,12 @@
 #include <functional>
 #include <limits>
 
+#include "printf_text.hpp"
+
 namespace energy_audit::studies {
 namespace {
 
-std::string format(const char* pattern, auto... values) {
-  char text[320];
-  std::snprintf(text, sizeof text, pattern, values...);
-  return text;
-}
+using detail::printf_text;
 
 /// δ_C on a log scale: an exact 0 counts as the smallest positive double.
 double log_drift(double delta_C) { return std::log(std::max(delta_C, std::numeric_limits<double>::min())); }
@@ -73,9 +71,9 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
   const char* r = expectation.adaptive ? "rtol" : "h";
   const char* step = expectation.adaptive ? "rtol" : "step";
   const std::string left_out =
-      c.unfinished ? format(" (%zu level(s) left out: their runs did not finish)", c.unfinished) : std::string();
+      c.unfinished ? printf_text(" (%zu level(s) left out: their runs did not finish)", c.unfinished) : std::string();
   if (n < 3) {
-    c.explanation = format("not enough finished levels to classify: %zu of the 3 needed", n) + left_out;
+    c.explanation = printf_text("not enough finished levels to classify: %zu of the 3 needed", n) + left_out;
     return c;
   }
   const double threshold = expectation.threshold;
@@ -84,7 +82,7 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
   c.all_meet_threshold =
       std::all_of(c.levels.begin(), c.levels.end(), [&](const DriftPoint& p) { return p.delta_C <= threshold; });
   const std::string meets =
-      c.all_meet_threshold ? format("; the coarsest %s already meets the threshold %.2g", step, threshold) : std::string();
+      c.all_meet_threshold ? printf_text("; the coarsest %s already meets the threshold %.2g", step, threshold) : std::string();
 
   // 1. Round-off, a floor: δ_C is smallest at an inner level (it fell to it), rises at a finer
   // one, and that smallest value is within rounding's bound there.
@@ -102,7 +100,7 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
     c.kind = DriftKind::RoundOff;
     c.floor = smallest;
     c.floor_at = c.levels[m].resolution;
-    c.explanation = format("round-off: delta_C falls to a floor of %.2g at %s = %.2g and rises %.1f-fold below it, "
+    c.explanation = printf_text("round-off: delta_C falls to a floor of %.2g at %s = %.2g and rises %.1f-fold below it, "
                            "within rounding's bound (eps N = %.2g): a finer %s only adds rounding",
                            smallest, r, c.levels[m].resolution, finer_largest / std::max(smallest, 1e-300),
                            round_off_bound(c.levels[m], expectation), step) + meets + left_out;
@@ -122,11 +120,11 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
       c.plateau = value;
       c.plateau_from = c.levels[start].resolution;
       c.explanation =
-          format("model error: delta_C stays at %.2g while the %s shrinks %.0f-fold from %s = %.2g, far above "
+          printf_text("model error: delta_C stays at %.2g while the %s shrinks %.0f-fold from %s = %.2g, far above "
                  "rounding's bound (eps N = %.2g): the equations of motion do work that T, V and the forces do not "
                  "account for",
                  value, step, fold, r, c.levels[start].resolution, bound) +
-          (value <= threshold ? format(" (below the threshold %.2g: the runs pass, the equations are still not the "
+          (value <= threshold ? printf_text(" (below the threshold %.2g: the runs pass, the equations are still not the "
                                        "model's)",
                                        threshold)
                               : std::string()) +
@@ -135,7 +133,7 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
       c.kind = DriftKind::RoundOff;
       c.floor = value;
       c.floor_at = c.levels[start].resolution;
-      c.explanation = format("round-off: delta_C stays at a floor of %.2g from %s = %.2g, within rounding's bound "
+      c.explanation = printf_text("round-off: delta_C stays at a floor of %.2g from %s = %.2g, within rounding's bound "
                              "(eps N = %.2g): a finer %s does not lower it",
                              value, r, c.levels[start].resolution, bound, step) + meets + left_out;
     }
@@ -151,7 +149,7 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
     c.kind = DriftKind::RoundOff;
     c.floor = smallest;
     c.floor_at = c.levels[m].resolution;
-    c.explanation = format("round-off: delta_C is within rounding's bound (eps N, %.2g at the finest level) at every "
+    c.explanation = printf_text("round-off: delta_C is within rounding's bound (eps N, %.2g at the finest level) at every "
                            "level and does not fall as the %s shrinks (slope %.1f): a finer %s only adds rounding",
                            bound, step, slope, step) + meets + left_out;
     return c;
@@ -166,19 +164,19 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
   const double expected = expectation.order;
   const double margin = expectation.margin_in_effect();
   c.order = observed;
-  const std::string expected_text = format("expected %g%s", expected, expectation.adaptive ? ", tolerance proportionality" : "");
+  const std::string expected_text = printf_text("expected %g%s", expected, expectation.adaptive ? ", tolerance proportionality" : "");
   if ((expectation.adaptive ? observed : std::min(finest, next)) >= expected - margin) {
     const DriftPoint& last = c.levels.back();
     const double estimate = last.resolution * std::exp((std::log(threshold) - log_drift(last.delta_C)) / observed);
     c.estimated_resolution = estimate;
     if (c.all_meet_threshold) {
       c.kind = DriftKind::WithinThreshold;
-      c.explanation = format("within threshold: the coarsest %s already meets the threshold %.2g; delta_C falls at "
+      c.explanation = printf_text("within threshold: the coarsest %s already meets the threshold %.2g; delta_C falls at "
                              "order %.1f (%s)",
                              step, threshold, observed, expected_text.c_str()) + left_out;
     } else {
       c.kind = DriftKind::StepError;
-      c.explanation = format("step error: delta_C falls at order %.1f (%s); about %s = %.2g meets %.2g", observed,
+      c.explanation = printf_text("step error: delta_C falls at order %.1f (%s); about %s = %.2g meets %.2g", observed,
                              expected_text.c_str(), r, estimate, threshold) + left_out;
     }
     return c;
@@ -187,29 +185,29 @@ DriftClassification classify_drift_ladder(std::vector<DriftPoint> points, const 
   // 5. Not yet asymptotic, or not falling: what to run next. A model error is never said here:
   // it needs a plateau (or a failing equation check, which the ladder does not see).
   std::string orders;
-  for (const double p : c.observed_orders) orders += (orders.empty() ? "" : ", ") + format("%.2f", p);
+  for (const double p : c.observed_orders) orders += (orders.empty() ? "" : ", ") + printf_text("%.2f", p);
   const double next_start = c.levels[1].resolution;
   const std::string what_to_run =
-      format("run finer %ss or more levels (from %s = %.2g with %zu levels)", step, r, next_start, n + 2);
+      printf_text("run finer %ss or more levels (from %s = %.2g with %zu levels)", step, r, next_start, n + 2);
   std::string shape;
   const double largest_order = *std::max_element(c.observed_orders.begin(), c.observed_orders.end());
   const bool orders_fall_level_by_level =
       std::is_sorted(c.observed_orders.begin(), c.observed_orders.end(), std::greater<>());
   if (!expectation.adaptive && largest_order >= expected - margin && !orders_fall_level_by_level) {
-    shape = format("the observed orders (%s) scatter around the method's order %g: the %ss are not yet in the "
+    shape = printf_text("the observed orders (%s) scatter around the method's order %g: the %ss are not yet in the "
                    "asymptotic range; %s",
                    orders.c_str(), expected, step, what_to_run.c_str());
   } else if (observed > 0) {
-    shape = format("delta_C falls at order %.1f, below the expected %g (less %g; observed orders %s): the %ss are not "
+    shape = printf_text("delta_C falls at order %.1f, below the expected %g (less %g; observed orders %s): the %ss are not "
                    "yet in the asymptotic range; %s",
                    observed, expected, margin, orders.c_str(), step, what_to_run.c_str());
   } else {
-    shape = format("delta_C does not fall as the %s shrinks (order %.1f; observed orders %s) and has no plateau; %s",
+    shape = printf_text("delta_C does not fall as the %s shrinks (order %.1f; observed orders %s) and has no plateau; %s",
                    step, observed, orders.c_str(), what_to_run.c_str());
   }
   if (c.all_meet_threshold) {
     c.kind = DriftKind::WithinThreshold;
-    c.explanation = format("within threshold: the coarsest %s already meets the threshold %.2g; ", step, threshold) +
+    c.explanation = printf_text("within threshold: the coarsest %s already meets the threshold %.2g; ", step, threshold) +
                     shape + left_out;
   } else {
     c.explanation = "undecided: " + shape + left_out;

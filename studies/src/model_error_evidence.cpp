@@ -6,23 +6,21 @@
 
 #include <energy_audit/studies/model_entry.hpp>
 
+#include "printf_text.hpp"
+
 namespace energy_audit::studies {
 namespace {
 
-std::string format(const char* pattern, auto... values) {
-  char text[320];
-  std::snprintf(text, sizeof text, pattern, values...);
-  return text;
-}
-
-std::string coordinate_name(const ModelEntry& model, std::size_t i) {
-  return i < model.coordinate_names.size() ? model.coordinate_names[i] : "q[" + std::to_string(i) + "]";
-}
+using detail::printf_text;
 
 /// A time, or null where there is none (NaN).
 nlohmann::json time_or_null(double t) { return std::isnan(t) ? nlohmann::json(nullptr) : nlohmann::json(t); }
 
 }  // namespace
+
+std::string coordinate_name(const ModelEntry& model, std::size_t i) {
+  return i < model.coordinate_names.size() ? model.coordinate_names[i] : "q[" + std::to_string(i) + "]";
+}
 
 std::string integrated_equations(const ModelEntry& model, Form form) {
   // A model's own equations that this form does not run: its result says nothing of them.
@@ -81,17 +79,17 @@ std::string evidence_text(const ModelErrorEvidence& e) {
     std::string equations;
     for (const FailingEquation& f : e.failing_equations) {
       equations += (equations.empty() ? "" : ", ") +
-                   format("%s (relative residual %.2g, first above %g at t = %g)", f.coordinate.c_str(),
+                   printf_text("%s (relative residual %.2g, first above %g at t = %g)", f.coordinate.c_str(),
                           f.relative_residual, e.equation_threshold, f.first_above_threshold);
     }
     parts.push_back("the equation check fails in the equation of " + equations);
   }
-  if (e.first_above_threshold) parts.push_back(format("|C - C0| first above the threshold at t = %g", *e.first_above_threshold));
+  if (e.first_above_threshold) parts.push_back(printf_text("|C - C0| first above the threshold at t = %g", *e.first_above_threshold));
   if (e.residual_work && !e.suspect) {
-    parts.push_back(format("C - C0 = %+.6g J is explained by no named force's power", *e.residual_work));
+    parts.push_back(printf_text("C - C0 = %+.6g J is explained by no named force's power", *e.residual_work));
   }
   if (e.suspect) {
-    parts.push_back(format("dC/dt has the shape of %s's power (correlation %.4f, dC/dt = %.4g x its power)",
+    parts.push_back(printf_text("dC/dt has the shape of %s's power (correlation %.4f, dC/dt = %.4g x its power)",
                            e.suspect->force.c_str(), e.suspect->correlation, e.suspect->ratio));
   }
   std::string text;

@@ -6,6 +6,7 @@
 /// δ_C threshold, and the named force whose power has dC/dt's shape (the work ledger's suspect).
 /// `run` prints the same facts (docs/command-line.md); a diagnosis carries them from its levels.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@
 namespace energy_audit::studies {
 
 struct ModelEntry;
+
+/// The name of coordinate i's equation: the model's name for the coordinate, q[i] without one.
+std::string coordinate_name(const ModelEntry& model, std::size_t i);
 
 /// Which equations a model integrates in `form`, for a line of text: "the model's hand-derived
 /// accelerations", "Lagrange's equations derived from T, V and f", ... (integrated_equations).
