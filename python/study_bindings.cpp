@@ -478,10 +478,12 @@ option): the delta_C to meet. threads: default the machine's cores.
 
 Returns what `diagnose --json` writes: model, method, resolution ("step" or "rtol"),
 expected_order, threshold, levels as columns (resolution, delta_C, observed_order, rhs_evals,
-wall_s, end, finished), kind ("step error", "model error", "round-off", "undecided"), order,
-plateau, floor, floor_at, estimated_resolution, observed_orders, unfinished, explanation,
-advised (a step error: the advisor's probe that meets the threshold, a dict), advice_note,
-verdict, threads, ranks, interrupted.)";
+wall_s, end, finished), kind ("step error", "model error", "round-off", "within threshold",
+"undecided"), order, plateau, plateau_from, floor, floor_at, estimated_resolution,
+round_off_bound, all_meet_threshold, observed_orders, unfinished, explanation, advised (a step
+error or a ladder within the threshold: the advisor's probe that meets it, a dict), advice_note,
+not_monotone, integrated_equations, failing_equations, first_above_threshold, residual_work,
+suspect (a model error), verdict, what_to_do, threads, ranks, interrupted.)";
 
 constexpr const char* diagnose_audits_doc = R"(Says whether the drift of one problem's audits (audit_trajectory results of
 runs at several steps or tolerances) is a step error, a model error or round-off, as diagnose

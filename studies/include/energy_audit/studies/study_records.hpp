@@ -28,15 +28,17 @@ nlohmann::ordered_json comparison_record(const std::string& model, Form form, co
 /// A sweep: the model, what ran it, whether it was stopped early, and one object per run.
 nlohmann::ordered_json sweep_record(const std::string& model, const SweepResult& sweep);
 
-/// A classification of a ladder of (resolution, δ_C) pairs: kind, order, plateau, floor,
-/// floor_at, estimated_resolution (each null where it does not apply), observed_orders (between
-/// neighbouring finished levels, coarsest first), unfinished (levels left out), explanation.
+/// A classification of a ladder of (resolution, δ_C) pairs: kind, order, plateau, plateau_from,
+/// floor, floor_at, estimated_resolution, round_off_bound (each null where it does not apply),
+/// all_meet_threshold, observed_orders (between neighbouring finished levels, coarsest first),
+/// unfinished (levels left out), explanation.
 nlohmann::ordered_json drift_classification_record(const DriftClassification& classification);
 
 /// A diagnosis: the method, the threshold, one object per level of the ladder (resolution,
 /// delta_C, observed_order to the next finer level, rhs_evals, end, finished), the kind ("step
-/// error", "model error", "round-off", "undecided") and the rest of the classification's record,
-/// the advisor's answer for a step error, the verdict line, what ran it.
+/// error", "model error", "round-off", "within threshold", "undecided") and the rest of the
+/// classification's record, the advisor's answer, the equations integrated and a model error's
+/// evidence (model_error_evidence.hpp), the verdict line, what to do, what ran it.
 nlohmann::ordered_json diagnosis_record(const std::string& model, const Diagnosis& diagnosis);
 
 /// The advice: the targets, one object per method with its answer, the next larger step and
