@@ -40,29 +40,6 @@ std::vector<double> ladder_of(const DiagnoseSettings& settings) {
 
 }  // namespace
 
-void to_json(nlohmann::json& json, const DiagnosisLevel& l) {
-  json = {{"resolution", l.resolution},
-          {"delta_C", l.delta_C},
-          {"end", l.end},
-          {"finished", l.finished},
-          {"rhs_evaluations", l.rhs_evaluations},
-          {"wall_seconds", l.wall_seconds},
-          {"steps", l.steps},
-          {"evidence", l.evidence}};
-}
-
-void from_json(const nlohmann::json& json, DiagnosisLevel& l) {
-  json.at("resolution").get_to(l.resolution);
-  // δ_C of a run that diverged is infinite, which JSON spells null.
-  l.delta_C = json.at("delta_C").is_null() ? INFINITY : json.at("delta_C").get<double>();
-  json.at("end").get_to(l.end);
-  json.at("finished").get_to(l.finished);
-  json.at("rhs_evaluations").get_to(l.rhs_evaluations);
-  json.at("wall_seconds").get_to(l.wall_seconds);
-  json.at("steps").get_to(l.steps);
-  json.at("evidence").get_to(l.evidence);
-}
-
 std::string Diagnosis::verdict() const {
   std::string line = classification.explanation;
   if (!advice) return line;
@@ -142,11 +119,9 @@ Diagnosis diagnose(const ModelEntry& model, const ModelSetup& setup, const Diagn
   probe_settings.drift_target = settings.base.audit.drift_threshold;
   probe_settings.base = settings.base;
   pool.progress().start("diagnose " + model.name + " with " + method.name, resolutions.size());
-  d.levels = pool.map<DiagnosisLevel>(resolutions.size(), [&](std::size_t i) {
-    if (stop_requested(settings.base.stop)) return DiagnosisLevel{resolutions[i]};
-    const Probe p = probe_run(model, setup, method, resolutions[i], probe_settings);
-    return DiagnosisLevel{p.resolution, p.delta_C,      p.end,   p.finished,
-                          p.rhs_evaluations, p.wall_seconds, p.steps, p.evidence};
+  d.levels = pool.map<Probe>(resolutions.size(), [&](std::size_t i) {
+    if (stop_requested(settings.base.stop)) return Probe{resolutions[i]};
+    return probe_run(model, setup, method, resolutions[i], probe_settings);
   });
   d.interrupted = stop_requested(settings.base.stop);
   DriftExpectation expectation;
@@ -155,12 +130,12 @@ Diagnosis diagnose(const ModelEntry& model, const ModelSetup& setup, const Diagn
   expectation.threshold = d.threshold;
   expectation.span = interval.t_end - interval.t0;
   std::vector<DriftPoint> points;
-  for (const DiagnosisLevel& l : d.levels) points.push_back({l.resolution, l.delta_C, l.finished, double(l.steps)});
+  for (const Probe& l : d.levels) points.push_back({l.resolution, l.delta_C, l.finished, double(l.steps)});
   d.classification = classify_drift_ladder(points, expectation);
   d.equations = integrated_equations(model, form_of(model, settings.base));
   // The finest level that finished speaks for the model: its step error is the smallest. An
   // equation check that fails there is a model error whatever the ladder shows.
-  const auto finest = std::find_if(d.levels.rbegin(), d.levels.rend(), [](const DiagnosisLevel& l) { return l.finished; });
+  const auto finest = std::find_if(d.levels.rbegin(), d.levels.rend(), [](const Probe& l) { return l.finished; });
   if (finest != d.levels.rend()) {
     DriftClassification& c = d.classification;
     if (finest->evidence.equation_check_failed() && c.kind != DriftKind::ModelError) {

@@ -12,8 +12,19 @@
 #include <energy_audit/studies/settings_error.hpp>
 #include <energy_audit/studies/transferable.hpp>
 
+#include "printf_text.hpp"
+
 namespace energy_audit::studies {
 namespace {
+
+using detail::printf_text;
+
+/// A run at `where` near the answer missed the target that the answer met: δ_C is not monotone there.
+void mark_not_monotone(MethodAdvice& advice, const std::string& where, const Probe& missed) {
+  advice.not_monotone = true;
+  advice.note = "not monotone near the answer: " + where + " " + missed.missed +
+                printf_text(" misses the target (delta_C = %.3g)", missed.delta_C);
+}
 
 /// `probed` is called after each probe run (the progress line counts them).
 MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, const Method& method,
@@ -66,21 +77,18 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
         expectation.adaptive = method.adaptive();
         expectation.span = span;
         const double bound = round_off_bound({p.resolution, p.delta_C, true, double(p.steps)}, expectation);
-        char text[320];
         if (p.delta_C <= bound) {
           advice.round_off_floor = true;
-          std::snprintf(text, sizeof text,
-                        "the target is below the round-off floor: delta_C = %.3g at %.3g, %.3g at %.3g (it stopped "
-                        "falling, within rounding's bound eps N = %.2g)",
-                        fail->delta_C, fail->resolution, p.delta_C, p.resolution, bound);
+          advice.note = printf_text("the target is below the round-off floor: delta_C = %.3g at %.3g, %.3g at %.3g (it "
+                                    "stopped falling, within rounding's bound eps N = %.2g)",
+                                    fail->delta_C, fail->resolution, p.delta_C, p.resolution, bound);
         } else {
           advice.model_error = true;
-          std::snprintf(text, sizeof text,
-                        "delta_C stops falling far above rounding's bound (eps N = %.2g): %.3g at %.3g, %.3g at %.3g; "
-                        "no step removes it: a model error (energy-audit diagnose names the equation)",
-                        bound, fail->delta_C, fail->resolution, p.delta_C, p.resolution);
+          advice.note = printf_text("delta_C stops falling far above rounding's bound (eps N = %.2g): %.3g at %.3g, "
+                                    "%.3g at %.3g; no step removes it: a model error (energy-audit diagnose names the "
+                                    "equation)",
+                                    bound, fail->delta_C, fail->resolution, p.delta_C, p.resolution);
         }
-        advice.note = text;
         return advice;
       } else {
         fail = p;
@@ -98,12 +106,7 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
       if (p.meets) {
         pass = p;
       } else {
-        advice.not_monotone = true;
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "not monotone near the answer: at %.2g, rounded down from it, %s misses the target (delta_C = %.3g)",
-                      p.resolution, p.missed.c_str(), p.delta_C);
-        advice.note = text;
+        mark_not_monotone(advice, printf_text("at %.2g, rounded down from it,", p.resolution), p);
       }
     }
   }
@@ -111,22 +114,38 @@ MethodAdvice advise_method(const ModelEntry& model, const ModelSetup& setup, con
   advice.next = fail;
   if (pass && !stop_requested(stop) && !advice.not_monotone) {  // half the answer must meet the target too
     const Probe half = run(pass->resolution / 2);
-    if (!half.meets) {
-      advice.not_monotone = true;
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "not monotone near the answer: at half of it (%.3g) %s misses the target (delta_C = %.3g)",
-                    half.resolution, half.missed.c_str(), half.delta_C);
-      advice.note = text;
-    }
+    if (!half.meets) mark_not_monotone(advice, printf_text("at half of it (%.3g)", half.resolution), half);
   }
   return advice;
 }
 
 }  // namespace
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Probe, resolution, delta_C, meets, rhs_evaluations, wall_seconds, end, finished,
-                                   missed, steps, evidence)
+void to_json(nlohmann::json& json, const Probe& p) {
+  json = {{"resolution", p.resolution},
+          {"delta_C", p.delta_C},
+          {"meets", p.meets},
+          {"rhs_evaluations", p.rhs_evaluations},
+          {"wall_seconds", p.wall_seconds},
+          {"end", p.end},
+          {"finished", p.finished},
+          {"missed", p.missed},
+          {"steps", p.steps},
+          {"evidence", p.evidence}};
+}
+
+void from_json(const nlohmann::json& json, Probe& p) {
+  json.at("resolution").get_to(p.resolution);
+  json.at("delta_C").get_to(p.delta_C);
+  json.at("meets").get_to(p.meets);
+  json.at("rhs_evaluations").get_to(p.rhs_evaluations);
+  json.at("wall_seconds").get_to(p.wall_seconds);
+  json.at("end").get_to(p.end);
+  json.at("finished").get_to(p.finished);
+  json.at("missed").get_to(p.missed);
+  json.at("steps").get_to(p.steps);
+  json.at("evidence").get_to(p.evidence);
+}
 
 double two_significant_digits_down(double value) {
   const int exponent = static_cast<int>(std::floor(std::log10(value))) - 1;

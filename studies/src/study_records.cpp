@@ -114,7 +114,7 @@ Json advice_record(const std::string& model, const AdviceSettings& settings, con
 Json diagnosis_record(const std::string& model, const Diagnosis& d) {
   const DriftClassification& c = d.classification;
   Json levels = Json::array();
-  for (const DiagnosisLevel& l : d.levels) {
+  for (const Probe& l : d.levels) {
     // The observed order from this level to the next finer finished one (the classifier's levels).
     Json order = nullptr;
     for (std::size_t i = 0; i + 1 < c.levels.size(); ++i) {

@@ -35,7 +35,7 @@ void print_diagnosis(std::ostream& out, const std::string& model, const Diagnosi
                 "rhs_evals", "end");
   out << line;
   const DriftClassification& c = d.classification;
-  for (const DiagnosisLevel& l : d.levels) {
+  for (const Probe& l : d.levels) {
     std::string order = "-";
     for (std::size_t i = 0; i + 1 < c.levels.size(); ++i) {
       if (l.finished && c.levels[i + 1].resolution == l.resolution) {

@@ -33,24 +33,14 @@ struct DiagnoseSettings {
   bool advise = true;      ///< a step error: search the step that meets the threshold
 };
 
-/// One level of the ladder.
-struct DiagnosisLevel {
-  double resolution = 0;  ///< h, or rtol
-  double delta_C = 0;
-  std::string end;        ///< the run's verdict word ("pass", "fail", "diverged", ...); empty: not run
-  bool finished = false;
-  std::size_t rhs_evaluations = 0;
-  double wall_seconds = 0;
-  std::size_t steps = 0;         ///< accepted steps
-  ModelErrorEvidence evidence;   ///< what the run knows of a model error
-};
-
 struct Diagnosis {
   std::string method;
   bool adaptive = false;
   int order = 0;          ///< the method's order (0: adaptive)
   double threshold = 0;   ///< δ_C
-  std::vector<DiagnosisLevel> levels;  ///< coarsest first
+  /// The ladder's runs, coarsest first, each a probe of the advisor's (probe_run); a level not run
+  /// (interrupted before it) has its resolution and an empty `end`.
+  std::vector<Probe> levels;
   DriftClassification classification;
   std::optional<MethodAdvice> advice;  ///< a step error or a ladder within the threshold: the advisor's search
   std::string equations;               ///< the equations integrated (integrated_equations)
@@ -73,8 +63,5 @@ void check_diagnosis(const ModelEntry& model, const ModelSetup& setup, const Dia
 Diagnosis diagnose(const ModelEntry& model, const ModelSetup& setup, const DiagnoseSettings& settings,
                    const RunPool& pool);
 
-/// DiagnosisLevel as JSON, for the levels to travel between ranks.
-void to_json(nlohmann::json& json, const DiagnosisLevel& level);
-void from_json(const nlohmann::json& json, DiagnosisLevel& level);
 
 }  // namespace energy_audit::studies

@@ -45,7 +45,7 @@ struct Probe {
   bool meets = false;
   std::size_t rhs_evaluations = 0;
   double wall_seconds = 0;
-  std::string end;     ///< the run's verdict word ("pass", "fail", "diverged", ...)
+  std::string end;     ///< the run's verdict word ("pass", "fail", "diverged", ...); empty: not run
   bool finished = false;  ///< the run covered its interval (its δ_C says something about h)
   std::string missed;  ///< what missed the target: "delta_C", "the constraint drift", ...; empty when met
   std::size_t steps = 0;  ///< accepted steps
@@ -90,6 +90,10 @@ Advice advise(const ModelEntry& model, const ModelSetup& setup, const std::vecto
               const AdviceSettings& settings, const RunPool& pool);
 
 /// MethodAdvice as JSON, for the searches to travel between ranks.
+/// Probe as JSON, for the probes and a diagnosis's levels to travel between ranks.
+void to_json(nlohmann::json& json, const Probe& probe);
+void from_json(const nlohmann::json& json, Probe& probe);
+
 void to_json(nlohmann::json& json, const MethodAdvice& advice);
 void from_json(const nlohmann::json& json, MethodAdvice& advice);
 
