@@ -145,7 +145,8 @@ struct DiagnoseCommand {
 
 Command add_diagnose_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
-      "diagnose", "run a method at a ladder of steps (rtols) and tell step error, model error and round-off apart");
+      "diagnose", "run a method at a ladder of steps (rtols): step error, model error (the failing equation named), "
+                  "round-off or within the threshold, and the step that meets it, run");
   auto options = std::make_shared<DiagnoseCommand>();
   options->add_to(*command);
   return {command, [options](const MpiSession& session) { return options->execute(session); }, true};
