@@ -104,7 +104,7 @@ studies::RunSettings run_settings(const studies::ModelEntry& model, const RunArg
   }
   if (arguments.rtol) {
     settings.given.insert("rtol");
-    settings.cvodes.rtol = *arguments.rtol;
+    settings.adaptive.rtol = *arguments.rtol;
   }
   arguments.options.apply_to(settings);
   studies::check_model_options_apply(model, settings);
@@ -140,7 +140,7 @@ double fixed_steps(const studies::RunSettings& settings, const ea::Interval& int
 /// The rows the history will hold: a fixed-step run's steps over `every`, an adaptive run's at
 /// most max_steps over `every`, and the initial and the last state.
 double history_rows(const studies::RunSettings& settings, const ea::Interval& interval, std::size_t every) {
-  const double steps = settings.method.adaptive() ? static_cast<double>(settings.cvodes.max_steps)
+  const double steps = settings.method.adaptive() ? static_cast<double>(settings.adaptive.max_steps)
                                                   : fixed_steps(settings, interval);
   return std::floor(steps / static_cast<double>(every)) + 2;
 }
@@ -281,7 +281,7 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
     r.work_ledger = python::record_to_python(studies::work_ledger_record(*outcome.audit), {});
   }
   r.step = outcome.method.adaptive() ? std::nan("") : outcome.step;
-  r.rtol = outcome.method.adaptive() ? outcome.cvodes.rtol : std::nan("");
+  r.rtol = outcome.method.adaptive() ? outcome.adaptive.rtol : std::nan("");
   r.t_reached = outcome.t_reached;
   r.wall_seconds = outcome.wall_seconds;
   r.steps = outcome.steps;

@@ -68,23 +68,23 @@ void ModelOptions::apply_to(studies::RunSettings& settings) const {
     settings.given.insert(name);
     field = *option;
   };
-  take_given("atol", atol, settings.cvodes.atol);
-  take_given("max-steps", max_steps, settings.cvodes.max_steps);
-  take_given("initial-step", initial_step, settings.cvodes.initial_step);
-  take_given("max-step", max_step, settings.cvodes.max_step);
+  take_given("atol", atol, settings.adaptive.atol);
+  take_given("max-steps", max_steps, settings.adaptive.max_steps);
+  take_given("initial-step", initial_step, settings.adaptive.initial_step);
+  take_given("max-step", max_step, settings.adaptive.max_step);
   take_given("drift-threshold", drift_threshold, settings.audit.drift_threshold);
   take_given("equation-check-every", equation_check_every, settings.audit.equation_check_every);
   take_given("equation-threshold", equation_threshold, settings.audit.equation_threshold);
   if (z_as) {
     settings.given.insert("z-as");
-    settings.cvodes.z_mode =
-        choose<sun::ZMode>("z_as", *z_as, {{"state", sun::ZMode::State}, {"quadrature", sun::ZMode::Quadrature}});
+    settings.adaptive.z_mode =
+        choose<studies::ZMode>("z_as", *z_as, {{"state", studies::ZMode::State}, {"quadrature", studies::ZMode::Quadrature}});
   }
   if (iteration) {
     settings.given.insert("iteration");
-    settings.cvodes.iteration = choose<sun::NonlinearIteration>(
+    settings.adaptive.iteration = choose<studies::NonlinearIteration>(
         "iteration", *iteration,
-        {{"newton", sun::NonlinearIteration::Newton}, {"fixed-point", sun::NonlinearIteration::FixedPoint}});
+        {{"newton", studies::NonlinearIteration::Newton}, {"fixed-point", studies::NonlinearIteration::FixedPoint}});
   }
   if (baumgarte) {
     settings.given.insert("baumgarte");

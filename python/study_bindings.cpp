@@ -251,7 +251,7 @@ py::object diagnose_study(const std::string& model, const std::string& method, s
   }
   if (rtol) {
     check_positive("rtol", *rtol);
-    settings.base.cvodes.rtol = *rtol;
+    settings.base.adaptive.rtol = *rtol;
     settings.base.given.insert("rtol");
   }
   check_method_options_apply(settings.base.given, settings.base.options, methods_used(settings.base.method),

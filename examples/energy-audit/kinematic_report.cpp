@@ -26,7 +26,7 @@ std::string assignments(const std::vector<Assignment>& values) {
 }
 
 std::string resolution(const KinematicOutcome& run) {
-  if (run.method.adaptive()) return "rtol " + shortest_text(run.cvodes.rtol) + ", atol " + shortest_text(run.cvodes.atol);
+  if (run.method.adaptive()) return "rtol " + shortest_text(run.adaptive.rtol) + ", atol " + shortest_text(run.adaptive.atol);
   return "step " + shortest_text(run.step);
 }
 
@@ -99,8 +99,8 @@ void write_kinematic_json(OutputFile& file, const KinematicOutcome& run) {
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);
   if (run.method.adaptive()) {
-    j["rtol"] = run.cvodes.rtol;
-    j["atol"] = run.cvodes.atol;
+    j["rtol"] = run.adaptive.rtol;
+    j["atol"] = run.adaptive.atol;
   }
   j["t0"] = run.interval.t0;
   j["t_end"] = run.interval.t_end;

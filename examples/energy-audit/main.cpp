@@ -59,6 +59,21 @@ void refuse_repeated_names(const CLI::App& app) {
   }
 }
 
+/// The names of `commands` (those that spread over ranks only, with `spreading`), in their order,
+/// as a message lists them: "a, b and c"; with `and_word` false "a, b, c".
+std::string command_names(const std::vector<Command>& commands, bool spreading_only, bool and_word) {
+  std::vector<std::string> names;
+  for (const Command& command : commands) {
+    if (!spreading_only || command.spreads_over_ranks) names.push_back(command.app->get_name());
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += and_word && i + 1 == names.size() ? " and " : ", ";
+    text += names[i];
+  }
+  return text;
+}
+
 /// The first argument when it is not a command (nor an option): CLI11 would only say that a
 /// command is required.
 std::optional<std::string> unknown_command(int argc, char** argv, const CLI::App& app) {
@@ -112,7 +127,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (!session.leads()) return exit_usage;  // every rank parsed the same arguments: rank 0 says what is wrong
     if (const auto command = unknown_command(argc, argv, app)) {
-      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: list, run, compare, sweep, advise, diagnose, stability, audit-trajectory, reproduce)\n";
+      std::cerr << "energy-audit: error: unknown command '" << *command << "' (commands: "
+                << command_names(commands, false, false) << ")\n";
     } else {
       std::cerr << "energy-audit: error: " << e.what() << "\n";
     }
@@ -129,8 +145,8 @@ int main(int argc, char** argv) {
     const Command& command = *std::find_if(commands.begin(), commands.end(),
                                            [](const Command& c) { return c.app->parsed(); });
     if (!command.spreads_over_ranks && session.size() > 1) {
-      throw UsageError(command.app->get_name() + " runs in one process: start it without mpirun " +
-                       "(compare, sweep, stability, advise and diagnose spread their runs over MPI ranks)");
+      throw UsageError(command.app->get_name() + " runs in one process: start it without mpirun (" +
+                       command_names(commands, true, true) + " spread their runs over MPI ranks)");
     }
     return command.execute(session);
   } catch (const UsageError& e) {

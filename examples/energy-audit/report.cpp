@@ -21,9 +21,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const char* z_mode_name(sun::ZMode mode) { return mode == sun::ZMode::State ? "state" : "quadrature"; }
+const char* z_mode_name(studies::ZMode mode) { return mode == studies::ZMode::State ? "state" : "quadrature"; }
 
-Json counters_json(const sun::SolverCounters& c) {
+Json counters_json(const energy_audit::SolverCounters& c) {
   Json j;
   j["steps"] = c.steps;
   j["rhs_evals"] = c.rhs_evaluations;
@@ -173,8 +173,8 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
       << "form       " << form_name(run.form) << ": " << integrated_equations(model, run.form) << "\n"
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
-    out << "tolerances rtol " << printf_text("%g", run.cvodes.rtol) << ", atol " << printf_text("%g", run.cvodes.atol)
-        << (run.audit ? std::string(", Z as ") + z_mode_name(run.cvodes.z_mode) : std::string(", Z not carried"))
+    out << "tolerances rtol " << printf_text("%g", run.adaptive.rtol) << ", atol " << printf_text("%g", run.adaptive.atol)
+        << (run.audit ? std::string(", Z as ") + z_mode_name(run.adaptive.z_mode) : std::string(", Z not carried"))
         << "\n";
   } else {
     out << "step       " << printf_text("%g", run.step) << "\n";
@@ -186,7 +186,7 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
   out << "steps      " << run.steps << "\n"
       << "rhs evals  " << run.rhs_evaluations << "\n";
   if (run.solver_counters) {
-    const sun::SolverCounters& c = *run.solver_counters;
+    const energy_audit::SolverCounters& c = *run.solver_counters;
     out << "sundials   " << c.jacobian_evaluations << " Jacobian evals, " << c.nonlinear_iterations
         << " nonlinear iterations, " << c.error_test_failures << " error-test failures\n";
     if (c.relaxed) {
@@ -252,9 +252,9 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);
   if (run.method.adaptive()) {
-    j["rtol"] = run.cvodes.rtol;
-    j["atol"] = run.cvodes.atol;
-    j["z_as"] = audit ? Json(z_mode_name(run.cvodes.z_mode)) : Json(nullptr);
+    j["rtol"] = run.adaptive.rtol;
+    j["atol"] = run.adaptive.atol;
+    j["z_as"] = audit ? Json(z_mode_name(run.adaptive.z_mode)) : Json(nullptr);
   }
   if (!run.table.empty()) j["table"] = run.table;
   j["t0"] = run.interval.t0;

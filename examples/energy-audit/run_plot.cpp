@@ -55,7 +55,7 @@ std::vector<std::pair<double, double>> RunPlotRows::series(std::string_view name
 std::string run_title(const RunOutcome& run) {
   std::string title = run.model + ", " + run.method.name;
   if (run.method.adaptive()) {
-    title += " at rtol = " + printf_text("%g", run.cvodes.rtol);
+    title += " at rtol = " + printf_text("%g", run.adaptive.rtol);
   } else {
     title += " at h = " + printf_text("%g", run.step);
   }

@@ -35,7 +35,7 @@ std::vector<RunSettings> comparison_runs(const ModelEntry& model, const ModelSet
     for (double resolution : method.adaptive() ? plan.rtols : plan.steps) {
       RunSettings settings = plan.base;
       settings.method = method;
-      (method.adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
+      (method.adaptive() ? settings.adaptive.rtol : settings.step) = resolution;
       settings.audit.store_every = plan.drift_curves ? 1 : 0;  // every step, into an envelope
       check_settings(model, setup, settings);
       runs.push_back(settings);
@@ -81,7 +81,7 @@ ComparisonRow comparison_row(const RunOutcome& run) {
   row.method = run.method.name;
   row.adaptive = run.method.adaptive();
   row.step = run.step;
-  row.rtol = run.cvodes.rtol;
+  row.rtol = run.adaptive.rtol;
   if (run.audit) {
     row.delta_C = run.audit->relative_drift();
     if (*row.delta_C > run.audit->threshold()) {  // the times, where they exist (NaN: none)

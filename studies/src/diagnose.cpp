@@ -23,14 +23,14 @@ double ladder_factor(bool adaptive) { return adaptive ? 10 : 2; }
 /// The settings of the run at `resolution`.
 RunSettings level_settings(const RunSettings& base, double resolution) {
   RunSettings settings = base;
-  (base.method.adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
+  (base.method.adaptive() ? settings.adaptive.rtol : settings.step) = resolution;
   return settings;
 }
 
 /// The ladder's resolutions, coarsest first.
 std::vector<double> ladder_of(const DiagnoseSettings& settings) {
   const Method& method = settings.base.method;
-  const double start = method.adaptive() ? settings.base.cvodes.rtol : settings.base.step;
+  const double start = method.adaptive() ? settings.base.adaptive.rtol : settings.base.step;
   std::vector<double> resolutions;
   for (std::size_t i = 0; i < settings.levels; ++i) {
     resolutions.push_back(start / std::pow(ladder_factor(method.adaptive()), double(i)));

@@ -360,7 +360,7 @@ Interval check_settings(const ModelEntry& model, const ModelSetup& setup, const 
     }
   }
   if (settings.method.adaptive()) {
-    const sun::CvodesOptions& o = settings.cvodes;
+    const AdaptiveSettings& o = settings.adaptive;
     const std::string& rtol = settings.options.rtol;
     if (!(o.rtol > 0) || !std::isfinite(o.rtol)) throw SettingsError(rtol + ": " + to_text(o.rtol) + " must be finite and > 0");
     // An error estimate of 1 or more relative to the state passes any step: the run would take
@@ -410,7 +410,7 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   if (outcome.form == Form::Maggi) outcome.independent = independent_velocities_of(model, settings);
   outcome.method = settings.method;
   outcome.step = settings.step;
-  outcome.cvodes = settings.cvodes;
+  outcome.adaptive = settings.adaptive;
   outcome.stabilization = settings.stabilization;
   outcome.baumgarte = settings.baumgarte;
   outcome.interval = check_settings(model, setup, settings);

@@ -162,7 +162,7 @@ Probe probe_run(const ModelEntry& model, const ModelSetup& setup, const Method& 
                 const AdviceSettings& settings) {
   RunSettings run_settings = settings.base;
   run_settings.method = method;
-  (method.adaptive() ? run_settings.cvodes.rtol : run_settings.step) = resolution;
+  (method.adaptive() ? run_settings.adaptive.rtol : run_settings.step) = resolution;
   run_settings.audit.store_every = 0;
   const RunOutcome run = run_model(model, setup, run_settings);
   Probe p;

@@ -39,7 +39,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SweepFigures, delta_C, verdict, steps, rhs_ev
 RunSettings settings_of(const SweepPlan& plan, const SweepRun& run) {
   RunSettings settings = plan.base;
   settings.method = find_method(plan.methods, run.method);
-  (run.adaptive ? settings.cvodes.rtol : settings.step) = run.resolution;
+  (run.adaptive ? settings.adaptive.rtol : settings.step) = run.resolution;
   settings.audit.store_every = 0;
   return settings;
 }

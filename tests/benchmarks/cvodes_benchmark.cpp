@@ -134,7 +134,7 @@ struct PlainCRun {
   int status = 0;  ///< 0, or the failing SUNDIALS flag (-999 for a NULL from a constructor)
   double t = 0;
   std::array<double, 5> y{};
-  sun::SolverCounters counters;
+  energy_audit::SolverCounters counters;
 };
 
 /// The plain program: lmm CV_BDF or CV_ADAMS, neq 5 (Z carried) or 4, task CV_ONE_STEP (stepped
@@ -220,7 +220,7 @@ sun::CvodesOptions adapter_options(int lmm) {
 // Reporting.
 
 /// SUNDIALS' counters of the last iteration as benchmark counters; steps as items.
-void report(benchmark::State& state, const sun::SolverCounters& c) {
+void report(benchmark::State& state, const energy_audit::SolverCounters& c) {
   state.counters["steps"] = static_cast<double>(c.steps);
   state.counters["rhs_evals"] = static_cast<double>(c.rhs_evaluations);
   state.counters["jac_rhs_evals"] = static_cast<double>(c.jacobian_rhs_evaluations);
@@ -334,7 +334,7 @@ bool check(std::string_view what, double difference, double tolerance) {
   return ok;
 }
 
-void print_counters(const char* who, const sun::SolverCounters& c) {
+void print_counters(const char* who, const energy_audit::SolverCounters& c) {
   std::fprintf(stderr,
                "  %-34s steps %5ld  rhs %5ld  jac_rhs %4ld  jac %3ld  nonlin_iters %5ld  "
                "nonlin_fails %3ld  err_test_fails %3ld\n",
@@ -342,7 +342,7 @@ void print_counters(const char* who, const sun::SolverCounters& c) {
                c.nonlinear_iterations, c.nonlinear_convergence_failures, c.error_test_failures);
 }
 
-bool same_counters(const sun::SolverCounters& a, const sun::SolverCounters& b) {
+bool same_counters(const energy_audit::SolverCounters& a, const energy_audit::SolverCounters& b) {
   return a.steps == b.steps && a.rhs_evaluations == b.rhs_evaluations &&
          a.jacobian_rhs_evaluations == b.jacobian_rhs_evaluations &&
          a.jacobian_evaluations == b.jacobian_evaluations && a.nonlinear_iterations == b.nonlinear_iterations &&

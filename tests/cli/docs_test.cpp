@@ -99,4 +99,23 @@ BOOST_AUTO_TEST_CASE(the_seed002_table_shown_is_the_one_reproduce_prints) {
   BOOST_TEST(checked == 5u);
 }
 
+// docs/command-line.md, "Methods": every method `energy-audit list` offers is described there, by
+// its name as the registry spells it.
+BOOST_AUTO_TEST_CASE(the_methods_section_names_every_method_list_offers) {
+  const Result list = energy_audit("list");
+  BOOST_TEST_REQUIRE(list.status == 0, list.err);
+  const std::string doc = read_file(docs_dir() / "command-line.md");
+  const std::string methods_section = doc.substr(doc.find("### Methods"));
+  bool in_methods = false;
+  std::size_t named = 0;
+  for (const std::string& line : lines_of(list.out)) {
+    if (line.rfind("Methods", 0) == 0) in_methods = true;
+    if (!in_methods || line.rfind("  ", 0) != 0) continue;
+    const std::string name = trimmed(line).substr(0, trimmed(line).find(' '));
+    BOOST_TEST(methods_section.find("`" + name + "`") != std::string::npos, name);
+    ++named;
+  }
+  BOOST_TEST(named >= 7u);  // the fixed-step methods at least
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -127,7 +127,7 @@ struct SprkRun {
   double delta_c = 0;  ///< δ_C
   double equation_residual = 0;
   ea::Verdict verdict = ea::Verdict::Incomplete;
-  sun::SolverCounters counters;
+  energy_audit::SolverCounters counters;
 };
 
 /// `system` from its model's initial state to t1 with ARKODE at the fixed step h (`stepper`

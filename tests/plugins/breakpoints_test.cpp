@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(cvodes_and_idas_restart_at_a_step_of_the_force) {
       BOOST_TEST_CONTEXT((idas ? "IDAS" : "CVODES") << (z_mode == sun::ZMode::State ? ", Z in the state" : ", Z as a quadrature")) {
         const auto run = [&](std::vector<double> breakpoints, ea::Vector& y) {
           y = system.initial_state(ea::VectorN<double, 1>(1.0), ea::VectorN<double, 1>(0.0));
-          sun::SolverCounters counters;
+          energy_audit::SolverCounters counters;
           Observed o = observe(system, [&](auto&& observer) {
             if (idas) {
               sun::IdasOptions options{.rtol = 1e-10, .atol = 1e-12, .z_mode = z_mode, .breakpoints = breakpoints};
@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(arkode_restarts_at_a_step_of_the_force) {
       sun::ArkodeOptions options = base;
       options.breakpoints = {SteppedOscillator::t_b};
       ea::Vector y = system.initial_state(ea::VectorN<double, 1>(1.0), ea::VectorN<double, 1>(0.0));
-      sun::SolverCounters counters;
+      energy_audit::SolverCounters counters;
       const Observed o = observe(system, [&](auto&& observer) {
         counters = sun::integrate_arkode(system, y, 0.0, t_end, observer, options).counters;
       });

@@ -415,7 +415,7 @@ BOOST_AUTO_TEST_CASE(arkode_counts_the_newton_iterations_of_its_dirk) {
   o.stepper = sun::ArkodeStepper::Dirk;
   o.rtol = 1e-6;
   o.atol = 1e-8;
-  const sun::SolverCounters c = sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o).counters;
+  const energy_audit::SolverCounters c = sun::integrate_arkode(system, y, 0.0, 1.0, ea::NoObserver{}, o).counters;
   BOOST_TEST(c.steps > 0);
   BOOST_TEST(c.nonlinear_iterations >= c.steps);  // at least one per step (several stages each)
   BOOST_TEST(c.jacobian_evaluations > 0);
@@ -438,7 +438,7 @@ struct AuditedRun {
   double delta_c;              ///< δ_C; C = H here (no forces: Z stays 0)
   double equation_residual;    ///< the equation check's relative residual
   ea::Verdict verdict;
-  sun::SolverCounters counters;
+  energy_audit::SolverCounters counters;
 };
 
 /// 20 s from q = (1, 0), v = (0, 1.5) with ARKODE at rtol 1e-6 (`table`, empty: the default or

@@ -39,7 +39,7 @@ double crane_delta_C(const std::string& method, double resolution) {
       studies::make_entry<energy_audit::examples::Crane, Methods>("crane", "the trolley crane");
   studies::RunSettings settings;
   settings.method = Methods::find(method);
-  (settings.method.adaptive() ? settings.cvodes.rtol : settings.step) = resolution;
+  (settings.method.adaptive() ? settings.adaptive.rtol : settings.step) = resolution;
   settings.audit.store_every = 0;
   const studies::RunOutcome run = studies::run_model(crane, {}, settings);
   const double delta_C = run.finished() && run.audit ? run.audit->relative_drift() : INFINITY;

@@ -3,54 +3,21 @@
 // run, and a method of a family the entry was not compiled for is a usage error.
 #include <boost/test/unit_test.hpp>
 
-#include <array>
-#include <cmath>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include <energy_audit/lagrange_system.hpp>
-#include <energy_audit/model_description.hpp>
 #include <energy_audit/studies/fixed_step_family.hpp>
 #include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/model_entry.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/settings_error.hpp>
 
+#include "study_models.hpp"
+
 namespace es = energy_audit::studies;
+namespace st = energy_audit::study_tests;
 
 namespace {
-
-// A pendulum of length 1 m, its start angle by name.
-struct Pendulum {
-  static constexpr int dofs = 1;
-  template <class S>
-  using Coordinates = energy_audit::VectorN<S, 1>;
-  template <class S>
-  S kinetic_energy(const Coordinates<S>&, const Coordinates<S>& v, const S&) const { return 0.5 * v[0] * v[0]; }
-  template <class S>
-  S potential_energy(const Coordinates<S>& q, const S&) const {
-    using std::cos;
-    return -9.81 * cos(q[0]);
-  }
-  template <class S>
-  Coordinates<S> forces(const Coordinates<S>&, const Coordinates<S>&, const S&) const {
-    return Coordinates<S>::Zero();
-  }
-  double angle = 0.3;
-  static constexpr energy_audit::Interval interval{0.0, 2.0};
-  static constexpr std::array<std::string_view, 1> coordinate_names() { return {"phi"}; }
-  static constexpr auto parameters() { return std::array<energy_audit::NamedMember<Pendulum>, 0>{}; }
-  static constexpr auto initial_values() {
-    return std::array{energy_audit::NamedMember<Pendulum>{"phi", &Pendulum::angle, "angle [rad]"}};
-  }
-  energy_audit::InitialState<1> initial_state() const {
-    energy_audit::InitialState<1> state;
-    state.q[0] = angle;
-    state.v[0] = 0.0;
-    return state;
-  }
-};
 
 // A family of two methods whose run takes no step: it records which of its methods ran (as the
 // step count, 10 + its variant) and the state it was handed (the start angle, as t_reached).
@@ -72,7 +39,9 @@ static_assert(es::MethodFamily<RecordingFamily>);
 using Families = es::MethodFamilies<es::FixedStepFamily, RecordingFamily>;
 
 const es::ModelEntry& pendulum() {
-  static const es::ModelEntry entry = es::make_entry<Pendulum, Families>("pendulum", "a pendulum of 1 m");
+  // A pendulum of length 1 m (study_models.hpp) from 0.3 rad, its start angle by name.
+  static const es::ModelEntry entry =
+      es::make_entry<st::Pendulum, Families>("pendulum", "a pendulum of 1 m", st::Pendulum{.angle = 0.3});
   return entry;
 }
 
@@ -107,13 +76,14 @@ BOOST_AUTO_TEST_CASE(fixed_step_methods_still_integrate) {
 BOOST_AUTO_TEST_CASE(method_of_another_family_is_a_usage_error) {
   es::RunSettings settings;
   settings.method = es::Method{"elsewhere", "a method of a family not compiled in", "other", 0};
-  BOOST_CHECK_EXCEPTION(es::check_settings(pendulum(), {}, settings), es::SettingsError, [](const es::SettingsError& e) {
-    return std::string(e.what()) ==
-           "--method: model pendulum does not run elsewhere (it runs: euler, euler-cromer, rk2, rk3, rk4, rkg, verlet, "
-           "record-a, record-b)";
-  });
+  // The message names the entry's methods: the fixed-step family's, then the recording family's.
+  std::vector<std::string> runs = es::method_names(es::fixed_step_methods());
+  runs.insert(runs.end(), {"record-a", "record-b"});
+  const std::string expected = "--method: model pendulum does not run elsewhere (it runs: " + es::join(runs) + ")";
+  BOOST_CHECK_EXCEPTION(es::check_settings(pendulum(), {}, settings), es::SettingsError,
+                        [&](const es::SettingsError& e) { return std::string(e.what()) == expected; });
   // The studies' own entries run the fixed-step methods only.
-  const es::ModelEntry fixed_only = es::make_entry<Pendulum>("pendulum", "a pendulum of 1 m");
+  const es::ModelEntry fixed_only = es::make_entry<st::Pendulum>("pendulum", "a pendulum of 1 m");
   settings.method = Families::find("record-a");
   BOOST_CHECK_THROW(es::check_settings(fixed_only, {}, settings), es::SettingsError);
 }

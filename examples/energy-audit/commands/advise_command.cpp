@@ -14,6 +14,7 @@
 #include "interruption.hpp"
 #include "example_models.hpp"
 #include "option_groups.hpp"
+#include "study_frame.hpp"
 #include "output_file.hpp"
 #include "advice_report.hpp"
 #include "usage_error.hpp"
@@ -29,11 +30,9 @@ struct AdviseCommand {
   double target = 1e-6;
   double drift_target = 1e-6;
   std::vector<std::string> methods;
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  StudyOptions study;
   std::string json;
-  ProgressOptions progress;
-  CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr,
-              *threads_option = nullptr;
+  CLI::Option *methods_option = nullptr, *drift_target_option = nullptr, *json_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
@@ -48,16 +47,12 @@ struct AdviseCommand {
                                         "comma-separated methods (default: every method that runs the model)")
                          ->delimiter(',')->check(known_method());
     adaptive.add_to(command, false);
-    threads_option = command.add_option("--threads", threads,
-                                        "threads that run the methods' searches (default: the machine's cores; under mpirun the ranks do)")
-                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     json_option = command.add_option("--json", json, "write the advice and every probe run to FILE");
-    progress.add_to(command);
+    study.add_to(command, "threads that run the methods' searches (default: the machine's cores; under mpirun the ranks do)");
   }
 
   int execute(const MpiSession& session) const {
-    ProgressLine progress_line(progress.shown(session));
-    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    StudyFrame frame(study, session);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than a "
                        "target: use stability");
@@ -69,7 +64,7 @@ struct AdviseCommand {
     settings.target = target;
     settings.drift_target = entry.has_multipliers() ? drift_target : 0;  // 0: not printed, nothing drifts
     settings.base = common.settings();
-    settings.base.cvodes = adaptive.options();
+    settings.base.adaptive = adaptive.options();
     settings.base.options = {"--methods", "--methods", "--methods"};
     std::vector<Method> method_list;
     if (methods_option->count() > 0) {
@@ -85,15 +80,11 @@ struct AdviseCommand {
     adaptive.check_applicable(methods_used(method_list, methods_option->count() > 0 ? join(methods) : "the methods"));
     CommandOutputs outputs;
     outputs.add("--json", json_option->count() > 0, json);
-    outputs.check();
-    outputs.open(pool.leads());  // across ranks, rank 0 writes
-    install_interruption_handlers();
-    settings.base.stop = &interruption_request();
-    const Advice advice = advise(entry, common.setup(), method_list, settings, pool);
-    progress_line.finish();
-    print_advice(std::cout, entry.name, settings, advice);
-    std::cout.flush();
-    outputs.commit("--json", [&](OutputFile& file) { write_advice_json(file, entry.name, settings, advice); });
+    settings.base.stop = frame.start(outputs);
+    const Advice advice = advise(entry, common.setup(), method_list, settings, frame.pool());
+    frame.finish([&](std::ostream& out) { print_advice(out, entry.name, settings, advice); }, [&] {
+      outputs.commit("--json", [&](OutputFile& file) { write_advice_json(file, entry.name, settings, advice); });
+    });
     return advice.interrupted ? exit_status(exit_failure) : exit_finished;
   }
 };

@@ -18,6 +18,7 @@
 #include "interruption.hpp"
 #include "example_models.hpp"
 #include "option_groups.hpp"
+#include "study_frame.hpp"
 #include "output_file.hpp"
 #include "plots.hpp"
 #include "number_text.hpp"
@@ -85,11 +86,10 @@ struct CompareCommand {
   std::vector<std::string> methods = fixed_step_method_names(examples::methods());
   std::vector<double> steps{1e-2, 5e-3, 1e-3};
   std::vector<double> rtols{1e-4, 1e-6, 1e-8, 1e-10};
-  unsigned threads = 1;
+  StudyOptions study{1};  // one run at a time by default (see add_to)
   std::string csv, plot, plot_c;
-  ProgressOptions progress;
   CLI::Option *steps_option = nullptr, *rtols_option = nullptr, *csv_option = nullptr, *plot_option = nullptr,
-              *plot_c_option = nullptr, *threads_option = nullptr;
+              *plot_c_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
@@ -100,19 +100,16 @@ struct CompareCommand {
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-4,1e-6,1e-8,1e-10");
     adaptive.add_to(command, false);
-    // One run at a time by default: the table reports each run's wall time, which runs side by
-    // side on shared cores would lengthen.
-    threads_option = command.add_option("--threads", threads, "runs at once, on threads (under mpirun the runs go to the ranks)")
-                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     plot_option = command.add_option("--plot", plot, "draw the work-precision diagram to FILE.png (gnuplot)");
     plot_c_option = command.add_option("--plot-c", plot_c, "draw |C(t) - C(t0)| of every run to FILE.png (gnuplot)");
-    progress.add_to(command);
+    // One run at a time by default: the table reports each run's wall time, which runs side by
+    // side on shared cores would lengthen.
+    study.add_to(command, "runs at once, on threads (under mpirun the runs go to the ranks)");
   }
 
   int execute(const MpiSession& session) const {
-    ProgressLine progress_line(progress.shown(session));
-    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    StudyFrame frame(study, session);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, audited by its constraint drift: use run or "
                        "stability, not compare");
@@ -122,7 +119,7 @@ struct CompareCommand {
     const ModelSetup setup = common.setup();
     ComparisonPlan plan;
     plan.base = common.settings();
-    plan.base.cvodes = adaptive.options();
+    plan.base.adaptive = adaptive.options();
     plan.base.options = {"--methods", "--steps", "--rtols"};
     plan.steps = steps;
     plan.rtols = rtols;
@@ -137,12 +134,9 @@ struct CompareCommand {
     outputs.add("--csv", csv_option->count() > 0, csv);
     outputs.add("--plot", plot_option->count() > 0, plot, OutputKind::Plot);
     outputs.add("--plot-c", plot_c_option->count() > 0, plot_c, OutputKind::Plot);
-    outputs.check();
-    outputs.open(pool.leads());  // across ranks, rank 0 writes
-    install_interruption_handlers();
-    plan.base.stop = &interruption_request();
+    plan.base.stop = frame.start(outputs);
 
-    const Comparison comparison = compare(entry, setup, plan, pool);
+    const Comparison comparison = compare(entry, setup, plan, frame.pool());
     const std::vector<ComparisonRow>& rows = comparison.rows;
     std::vector<DriftCurve> curves;
     for (const ComparisonRow& row : rows) {
@@ -153,31 +147,33 @@ struct CompareCommand {
       if (row.dC_fastest_growth_at) curve.marks.emplace_back(*row.dC_fastest_growth_at, "fastest growth");
       curves.push_back(std::move(curve));
     }
-    progress_line.finish();
-    std::cout << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ": "
-              << comparison.equations << ")\n";
-    print_comparison(std::cout, orders_as_printed(rows));
-    if (comparison.workers.count() > 1) std::cout << "the runs ran on " << comparison.workers.text() << "\n";
-    if (rows.size() < comparison.planned) {
-      std::cout << "interrupted: " << comparison.planned - rows.size() << " of " << comparison.planned
-                << " runs not started\n";
-    }
-    std::cout.flush();
-    // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
-    outputs.commit("--plot", [&](OutputFile& file) {
-      std::vector<WorkPrecisionPoint> points;
-      for (const ComparisonRow& row : rows) {
-        if (row.finished && row.delta_C) {
-          points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C, row.verdict});
-        }
+    const auto print = [&](std::ostream& out) {
+      out << "model " << entry.name << " (form " << form_name(form_of(entry, plan.base)) << ": "
+          << comparison.equations << ")\n";
+      print_comparison(out, orders_as_printed(rows));
+      if (comparison.workers.count() > 1) out << "the runs ran on " << comparison.workers.text() << "\n";
+      if (rows.size() < comparison.planned) {
+        out << "interrupted: " << comparison.planned - rows.size() << " of " << comparison.planned
+            << " runs not started\n";
       }
-      plot_work_precision(file, "work-precision of " + comparison_summary(entry.name, rows), points,
-                          plan.base.audit.threshold);
+    };
+    frame.finish(print, [&] {
+      // The plots first: if gnuplot fails, no output of this invocation is left, the table included.
+      outputs.commit("--plot", [&](OutputFile& file) {
+        std::vector<WorkPrecisionPoint> points;
+        for (const ComparisonRow& row : rows) {
+          if (row.finished && row.delta_C) {
+            points.push_back({row.method, static_cast<double>(row.rhs_evaluations), *row.delta_C, row.verdict});
+          }
+        }
+        plot_work_precision(file, "work-precision of " + comparison_summary(entry.name, rows), points,
+                            plan.base.audit.threshold);
+      });
+      outputs.commit("--plot-c", [&](OutputFile& file) {
+        plot_control_drift(file, "|C(t) - C(t0)| of " + comparison_summary(entry.name, rows), curves);
+      });
+      outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, without_negative_zero_orders(rows)); });
     });
-    outputs.commit("--plot-c", [&](OutputFile& file) {
-      plot_control_drift(file, "|C(t) - C(t0)| of " + comparison_summary(entry.name, rows), curves);
-    });
-    outputs.commit("--csv", [&](OutputFile& file) { write_comparison_csv(file, without_negative_zero_orders(rows)); });
     if (interruption_signal() != 0) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const ComparisonRow& row : rows) {

@@ -19,6 +19,7 @@
 #include "interruption.hpp"
 #include "number_text.hpp"
 #include "option_groups.hpp"
+#include "study_frame.hpp"
 #include "output_file.hpp"
 #include "usage_error.hpp"
 
@@ -83,10 +84,9 @@ struct DiagnoseCommand {
   std::string method = "rk4";
   double step = 1e-3;
   std::size_t levels = 5;
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  StudyOptions study;
   std::string json;
-  ProgressOptions progress;
-  CLI::Option *json_option = nullptr, *threads_option = nullptr;
+  CLI::Option* json_option = nullptr;
 
   void add_to(CLI::App& command) {
     common.add_to(command);
@@ -99,16 +99,12 @@ struct DiagnoseCommand {
     adaptive.add_to(command, true);
     command.add_option("--levels", levels, "levels of the ladder (at least 3)")
         ->check(CLI::Range(std::size_t{3}, std::size_t{40}))->capture_default_str();
-    threads_option = command.add_option("--threads", threads,
-                                        "threads that run the ladder's levels (default: the machine's cores; under mpirun the ranks do)")
-                         ->check(CLI::Range(1u, 1024u))->capture_default_str();
     json_option = command.add_option("--json", json, "write the diagnosis and every level to FILE");
-    progress.add_to(command);
+    study.add_to(command, "threads that run the ladder's levels (default: the machine's cores; under mpirun the ranks do)");
   }
 
   int execute(const MpiSession& session) const {
-    ProgressLine progress_line(progress.shown(session));
-    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    StudyFrame frame(study, session);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model, judged by its verdict rather than delta_C: "
                        "use stability");
@@ -120,22 +116,18 @@ struct DiagnoseCommand {
     settings.base = common.settings();
     settings.base.method = find_method(method);
     settings.base.step = step;
-    settings.base.cvodes = adaptive.options();
+    settings.base.adaptive = adaptive.options();
     settings.base.audit.store_every = 0;
     adaptive.check_applicable(methods_used(settings.base.method));
     CommandOutputs outputs;
     outputs.add("--json", json_option->count() > 0, json);
-    outputs.check();
     check_diagnosis(entry, common.setup(), settings);  // before the outputs open: a usage error leaves no file
-    outputs.open(pool.leads());  // across ranks, rank 0 writes
-    install_interruption_handlers();
-    settings.base.stop = &interruption_request();
-    const Diagnosis diagnosis = diagnose(entry, common.setup(), settings, pool);
-    progress_line.finish();
-    print_diagnosis(std::cout, entry.name, diagnosis);
-    std::cout.flush();
-    outputs.commit("--json", [&](OutputFile& file) {
-      file.write(diagnosis_record(entry.name, diagnosis).dump(2) + "\n");
+    settings.base.stop = frame.start(outputs);
+    const Diagnosis diagnosis = diagnose(entry, common.setup(), settings, frame.pool());
+    frame.finish([&](std::ostream& out) { print_diagnosis(out, entry.name, diagnosis); }, [&] {
+      outputs.commit("--json", [&](OutputFile& file) {
+        file.write(diagnosis_record(entry.name, diagnosis).dump(2) + "\n");
+      });
     });
     return diagnosis.interrupted ? exit_status(exit_failure) : exit_finished;
   }

@@ -22,15 +22,6 @@ std::set<std::string> given_options(const CLI::App& command) {
   return given;
 }
 
-RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option,
-                 ProgressLine& progress) {
-  if (session.size() > 1) {
-    refuse_if_given(threads_option, "the runs go to the " + std::to_string(session.size()) +
-                                        " MPI ranks, one run per rank at a time; start it without mpirun for threads");
-  }
-  return session.run_pool(static_cast<int>(threads), &progress);
-}
-
 void ProgressOptions::add_to(CLI::App& command) {
   CLI::Option* quiet_option = command.add_flag("--quiet", quiet, "no progress line on stderr");
   command.add_flag("--progress", forced, "the progress line on stderr even when it is not a terminal")
@@ -149,11 +140,11 @@ void AdaptiveOptions::add_to(CLI::App& command, bool with_rtol) {
   command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
       ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
   command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
-      ->transform(choice<sun::ZMode>({{"state", sun::ZMode::State}, {"quadrature", sun::ZMode::Quadrature}}))
+      ->transform(choice<studies::ZMode>({{"state", studies::ZMode::State}, {"quadrature", studies::ZMode::Quadrature}}))
       ->default_str("state");
   command.add_option("--iteration", iteration, "cvode-adams: nonlinear iteration newton|fixed-point")
-      ->transform(choice<sun::NonlinearIteration>({{"newton", sun::NonlinearIteration::Newton},
-                                                  {"fixed-point", sun::NonlinearIteration::FixedPoint}}))
+      ->transform(choice<studies::NonlinearIteration>({{"newton", studies::NonlinearIteration::Newton},
+                                                  {"fixed-point", studies::NonlinearIteration::FixedPoint}}))
       ->default_str("newton");
   command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
       ->check(non_negative_number())->capture_default_str();
@@ -161,8 +152,8 @@ void AdaptiveOptions::add_to(CLI::App& command, bool with_rtol) {
       ->check(non_negative_number())->capture_default_str();
 }
 
-sun::CvodesOptions AdaptiveOptions::options() const {
-  sun::CvodesOptions o;
+studies::AdaptiveSettings AdaptiveOptions::options() const {
+  studies::AdaptiveSettings o;
   o.rtol = rtol;
   o.atol = atol;
   o.max_steps = max_steps;

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// The option groups several commands share: the model and audit options (CommonOptions), the
-/// SUNDIALS options (AdaptiveOptions), the progress line (ProgressOptions), where a study's runs
-/// go (run_pool), and the checks that refuse an option with no effect.
+/// SUNDIALS options (AdaptiveOptions), the progress line (ProgressOptions), and the checks that
+/// refuse an option with no effect. The study commands' own group is study_frame.hpp.
 
 #include <array>
 #include <cstddef>
@@ -14,7 +14,6 @@
 
 #include <energy_audit/studies/progress.hpp>
 #include <energy_audit/studies/run_model.hpp>
-#include <energy_audit/studies/run_pool.hpp>
 
 #include "cli_options.hpp"
 #include "mpi_session.hpp"
@@ -32,11 +31,6 @@ void refuse_if_given(const CLI::Option* option, const std::string& why);
 
 /// The options of `command` given on its command line, by their names without dashes ("rtol").
 std::set<std::string> given_options(const CLI::App& command);
-
-/// Where a sweep's runs go: the MPI ranks when mpirun started more than one, else `threads`
-/// threads of this process (--threads, which the ranks refuse); they are counted on `progress`.
-RunPool run_pool(const MpiSession& session, unsigned threads, const CLI::Option* threads_option,
-                 ProgressLine& progress);
 
 /// "a,b,c": a list as an option's default is written.
 std::string comma_separated(const std::vector<std::string>& names);
@@ -101,8 +95,8 @@ struct AdaptiveOptions {
   double rtol = 1e-8;
   double atol = 1e-10;
   long max_steps = 100000;
-  sun::ZMode z_as = sun::ZMode::State;
-  sun::NonlinearIteration iteration = sun::NonlinearIteration::Newton;
+  studies::ZMode z_as = studies::ZMode::State;
+  studies::NonlinearIteration iteration = studies::NonlinearIteration::Newton;
   double initial_step = 0;
   double max_step = 0;
   const CLI::App* app = nullptr;  ///< the command parsed, for the options given
@@ -110,7 +104,7 @@ struct AdaptiveOptions {
   /// `with_rtol`: the single --rtol of run (the studies take their own list of rtols).
   void add_to(CLI::App& command, bool with_rtol);
 
-  sun::CvodesOptions options() const;
+  studies::AdaptiveSettings options() const;
 
   /// The options of the adaptive methods are usage errors when no adaptive method runs;
   /// --iteration when cvode-adams does not; --step when no fixed-step method does. The messages

@@ -83,7 +83,7 @@ struct RunCommand {
     RunSettings s = common.settings();
     s.method = chosen_method();
     s.step = step;
-    s.cvodes = adaptive.options();
+    s.adaptive = adaptive.options();
     s.table = table;
     s.relax = relax;
     // Rows are kept only to stream them into the CSV and the plot.
@@ -104,17 +104,17 @@ struct RunCommand {
     return s;
   }
 
-  /// --method as it runs: an adaptive method that takes a fixed step (arkode-erk, arkode-dirk)
-  /// runs at --step when it is given, and then takes no tolerances; arkode-sprk has the order of
-  /// its method; --table is checked, and
-  /// --z-as quadrature refused where ARKODE integrates (it has no quadratures).
+  /// --method as it runs: an adaptive method that takes a fixed step runs at --step when it is
+  /// given, and then takes no tolerances; a method that always runs at a fixed step has the order
+  /// of its table; --table and --relax are checked, and --z-as quadrature refused for a method
+  /// without quadratures.
   Method chosen_method() const {
     const Method& chosen = find_method(method);
     const bool at_fixed_step = runs_at_given_step(chosen, given_options(*app), OptionNames{});
     check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
     examples::check_relax(chosen, table, relax);
-    if (chosen.family == "arkode" && adaptive.z_as == sun::ZMode::Quadrature) {
-      throw UsageError("--z-as: " + chosen.name + " carries Z in the state: ARKODE has no quadratures");
+    if (!chosen.carries_quadrature && adaptive.z_as == studies::ZMode::Quadrature) {
+      throw UsageError("--z-as: " + chosen.name + " has no quadratures: it carries Z in the state");
     }
     if (!at_fixed_step) return chosen.needs_separable_model ? method_at_fixed_step(chosen, table) : chosen;
     return method_at_fixed_step(chosen, table, relax);
@@ -209,7 +209,7 @@ int RunCommand::execute_kinematic(const KinematicEntry& model) const {
   settings.method = chosen_method();
   refuse_if_given(table_option, "the kinematic models run ERKStep with its default table");
   settings.step = step;
-  settings.cvodes = adaptive.options();
+  settings.adaptive = adaptive.options();
   if (common.t_end_option->count() > 0) settings.t_end = common.t_end;
   settings.keep_history = csv_option->count() > 0;
   const ModelSetup setup = common.setup();

@@ -14,6 +14,7 @@
 #include "interruption.hpp"
 #include "example_models.hpp"
 #include "option_groups.hpp"
+#include "study_frame.hpp"
 #include "output_file.hpp"
 #include "sweep_report.hpp"
 #include "usage_error.hpp"
@@ -30,11 +31,9 @@ struct SweepCommand {
   std::vector<std::string> methods{"rk4"};
   std::vector<double> steps{1e-3};
   std::vector<double> rtols{1e-8};
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  StudyOptions study;
   std::string csv, json;
-  ProgressOptions progress;
-  CLI::Option *csv_option = nullptr, *json_option = nullptr, *steps_option = nullptr, *rtols_option = nullptr,
-              *threads_option = nullptr;
+  CLI::Option *csv_option = nullptr, *json_option = nullptr, *steps_option = nullptr, *rtols_option = nullptr;
   const CLI::App* app = nullptr;
 
   void add_to(CLI::App& command) {
@@ -54,16 +53,13 @@ struct SweepCommand {
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-8");
     adaptive.add_to(command, false);
-    threads_option = command.add_option("--threads", threads, "threads that run the sweep (default: the machine's cores; under mpirun the runs go to the ranks)")
-        ->check(CLI::Range(1u, 1024u))->capture_default_str();
     csv_option = command.add_option("--csv", csv, "write the table to FILE");
     json_option = command.add_option("--json", json, "write the runs to FILE");
-    progress.add_to(command);
+    study.add_to(command, "threads that run the sweep (default: the machine's cores; under mpirun the runs go to the ranks)");
   }
 
   int execute(const MpiSession& session) const {
-    ProgressLine progress_line(progress.shown(session));
-    const RunPool pool = run_pool(session, threads, threads_option, progress_line);
+    StudyFrame frame(study, session);
     if (find_kinematic_model(common.model) != nullptr) {
       throw UsageError("MODEL: " + common.model + " is a kinematic model: its sweep is `energy-audit stability`");
     }
@@ -73,7 +69,7 @@ struct SweepCommand {
     plan.parameters = set_lists;
     plan.initial_values = init_lists;
     plan.base = common.settings();
-    plan.base.cvodes = adaptive.options();
+    plan.base.adaptive = adaptive.options();
     plan.base.options = {"--methods", "--steps", "--rtols"};
     plan.steps = steps;
     plan.rtols = rtols;
@@ -85,16 +81,12 @@ struct SweepCommand {
     CommandOutputs outputs;
     outputs.add("--csv", csv_option->count() > 0, csv);
     outputs.add("--json", json_option->count() > 0, json);
-    outputs.check();
-    outputs.open(pool.leads());  // across ranks, rank 0 writes
-    install_interruption_handlers();
-    plan.base.stop = &interruption_request();
-    const SweepResult sweep = run_sweep(entry, plan, std::move(runs), pool);
-    progress_line.finish();
-    print_sweep(std::cout, entry.name, sweep);
-    std::cout.flush();
-    outputs.commit("--csv", [&](OutputFile& file) { write_sweep_csv(file, sweep); });
-    outputs.commit("--json", [&](OutputFile& file) { write_sweep_json(file, entry.name, sweep); });
+    plan.base.stop = frame.start(outputs);
+    const SweepResult sweep = run_sweep(entry, plan, std::move(runs), frame.pool());
+    frame.finish([&](std::ostream& out) { print_sweep(out, entry.name, sweep); }, [&] {
+      outputs.commit("--csv", [&](OutputFile& file) { write_sweep_csv(file, sweep); });
+      outputs.commit("--json", [&](OutputFile& file) { write_sweep_json(file, entry.name, sweep); });
+    });
     if (sweep.interrupted) return exit_status(exit_failure);
     if (common.fail_on_verdict) {
       for (const SweepRun& run : sweep.runs) {

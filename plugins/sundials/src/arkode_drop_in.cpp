@@ -7,10 +7,9 @@
 #include <energy_audit/error.hpp>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 
-#include "drop_in_audit_state.hpp"
+#include "drop_in_solve_emulation.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
 namespace energy_audit::sun {
@@ -21,7 +20,7 @@ namespace {
 /// ARKODE's (ARKodeGetDky, ...) serve every stepper.
 enum class Stepper { erk, ark, any };
 
-/// ARKODE's functions for the drop-in audit (drop_in_audit_state.hpp), for the stepper of the
+/// ARKODE's functions for the drop-in audit (drop_in_solver_calls.hpp), for the stepper of the
 /// current call.
 struct ArkodeCalls {
   static constexpr int normal = ARK_NORMAL, one_step = ARK_ONE_STEP, success = ARK_SUCCESS,
@@ -127,94 +126,46 @@ struct ArkodeCalls {
   }
 };
 
-}  // namespace
-
-struct ArkodeAudit::State : detail::DropInAuditState<ArkodeCalls> {
-  using DropInAuditState::DropInAuditState;
+/// ARKODE's drop-in audit state, with the evolve call through a chosen stepper's functions.
+struct ArkodeState : detail::DropInSolveEmulation<ArkodeCalls> {
+  using DropInSolveEmulation::DropInSolveEmulation;
 
   /// The program's evolve call through `stepper`'s functions, audited.
-  int evolve(Stepper stepper, void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
-             int itask) {
+  int evolve(Stepper stepper, void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
     calls.use(stepper);
     if (arkode_mem == nullptr || yout == nullptr || tret == nullptr ||
         (itask != ARK_NORMAL && itask != ARK_ONE_STEP)) {
-      return calls.solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret,
-                         itask);  // ARKODE reports it
+      return calls.solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);  // ARKODE reports it
     }
     return solve(arkode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);
   }
 };
 
-ArkodeAudit::ArkodeAudit(int dofs, DropInEnergies energies, double threshold) {
-  if (dofs <= 0) {
-    throw InvalidArgument("ArkodeAudit: dofs = " + std::to_string(dofs) +
-                          "; the number of coordinates must be > 0");
-  }
-  if (!energies.kinetic_energy || !energies.potential_energy) {
-    throw InvalidArgument("ArkodeAudit: the kinetic and the potential energy are required");
-  }
+}  // namespace
+
+ArkodeAudit::ArkodeAudit(int dofs, DropInEnergies energies, double threshold)
+    : DropInAudit("ArkodeAudit", dofs, energies) {
   if (energies.constraint_power) {
     throw InvalidArgument(
         "ArkodeAudit: constraint_power reads multipliers from the state, and an ARKODE state y = [q, v] has "
         "none; "
         "IdaAudit audits programs with multipliers");
   }
-  state_ = std::make_unique<State>(dofs, std::move(energies), threshold);
+  hold(std::make_unique<ArkodeState>(dofs, std::move(energies), threshold));
 }
 
-ArkodeAudit::ArkodeAudit(ArkodeAudit&&) noexcept = default;
-ArkodeAudit& ArkodeAudit::operator=(ArkodeAudit&&) noexcept = default;
-ArkodeAudit::~ArkodeAudit() = default;
-
-ArkodeAudit::State& ArkodeAudit::state() const {
-  if (!state_) throw Error("ArkodeAudit: used after it was moved from");
-  return *state_;
+int ArkodeAudit::ERKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+  return state_as<ArkodeState>().evolve(Stepper::erk, arkode_mem, tout, yout, tret, itask);
 }
-
-int ArkodeAudit::ERKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
-                               int itask) {
-  return state().evolve(Stepper::erk, arkode_mem, tout, yout, tret, itask);
-}
-int ArkodeAudit::ARKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
-                               int itask) {
-  return state().evolve(Stepper::ark, arkode_mem, tout, yout, tret, itask);
+int ArkodeAudit::ARKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+  return state_as<ArkodeState>().evolve(Stepper::ark, arkode_mem, tout, yout, tret, itask);
 }
 #if SUNDIALS_VERSION_MAJOR >= 7
-int ArkodeAudit::ARKodeEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
-                              int itask) {
-  return state().evolve(Stepper::any, arkode_mem, tout, yout, tret, itask);
+int ArkodeAudit::ARKodeEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
+  return state_as<ArkodeState>().evolve(Stepper::any, arkode_mem, tout, yout, tret, itask);
 }
 #endif
 
-double ArkodeAudit::relative_drift() const { return state().audit.relative_drift(); }
-const char* ArkodeAudit::verdict() const { return state().verdict(); }
-double ArkodeAudit::equation_residual() const { return state().audit.equation_check().relative_residual(); }
-long ArkodeAudit::equation_checked_steps() const {
-  return static_cast<long>(state().audit.equation_check().checked_steps());
-}
-double ArkodeAudit::equation_threshold() const { return state().audit.equation_check().threshold(); }
-void ArkodeAudit::set_equation_threshold(double threshold) {
-  State& s = state();
-  if (s.audit.accepted_steps() > 0) {
-    throw InvalidArgument("ArkodeAudit: set the equation threshold before the first evolve call");
-  }
-  s.audit = Audit(
-      AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
-}
-bool ArkodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
-std::string ArkodeAudit::diagnosis() const { return state().diagnosis(); }
-long ArkodeAudit::audited_steps() const { return state().audited; }
-double ArkodeAudit::threshold() const { return state().audit.threshold(); }
-double ArkodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
-long ArkodeAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
-double ArkodeAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
-double ArkodeAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
-double ArkodeAudit::energy_scale() const { return state().audit.energy_scale(); }
-double ArkodeAudit::initial_control() const { return state().audit.initial_control(); }
-DropInStep ArkodeAudit::last_step() const { return state().last; }
-std::vector<double> ArkodeAudit::named_works() const { return state().works; }
-int ArkodeAudit::dofs() const { return state().dofs; }
-
-void ArkodeAudit::print_summary(FILE* out) const { state().print_summary(out); }
+void ArkodeAudit::set_equation_threshold(double threshold) { change_equation_threshold(threshold, "evolve"); }
 
 }  // namespace energy_audit::sun

@@ -14,8 +14,7 @@ namespace {
 template <class Evolve>
 int audited_evolve(EaArkodeAudit* audit, Evolve evolve, void* arkode_mem, sunrealtype tout, N_Vector yout,
                    sunrealtype* tret, int itask) {
-  return detail::guarded(audit, EA_ARKODE_AUDIT_FAILED, [&](energy_audit::sun::ArkodeAudit& arkode_audit) {
-    audit->called = true;
+  return detail::audited_solve(audit, EA_ARKODE_AUDIT_FAILED, [&](energy_audit::sun::ArkodeAudit& arkode_audit) {
     return (arkode_audit.*evolve)(arkode_mem, tout, yout, tret, itask);
   });
 }
@@ -36,10 +35,7 @@ int ea_arkode_audit_declare_quadratic_kinetic_energy(EaArkodeAudit* audit) {
 
 int ea_arkode_audit_set_energy_rates(EaArkodeAudit* audit, EaPowerFn kinetic_rate,
                                      EaPotentialRateFn potential_rate) {
-  return detail::set_functions(audit, "set_energy_rates", [&](EaArkodeAudit& handle) {
-    handle.kinetic_rate = kinetic_rate;
-    handle.potential_rate = potential_rate;
-  });
+  return detail::set_energy_rates(audit, kinetic_rate, potential_rate);
 }
 
 int ea_arkode_audit_add_named_power(EaArkodeAudit* audit, const char* name, EaPowerFn power) {
@@ -51,10 +47,7 @@ int ea_arkode_audit_named_work(const EaArkodeAudit* audit, int k, double* work) 
 }
 
 int ea_arkode_audit_set_share_sum(EaArkodeAudit* audit, EaShareSumFn sum, void* context) {
-  return detail::set_functions(audit, "set_share_sum", [&](EaArkodeAudit& handle) {
-    handle.share_sum = sum;
-    handle.share_context = context;
-  });
+  return detail::set_share_sum(audit, sum, context);
 }
 
 int ea_arkode_audit_erkstep_evolve(EaArkodeAudit* audit, void* arkode_mem, sunrealtype tout, N_Vector yout,

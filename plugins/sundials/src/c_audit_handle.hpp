@@ -184,6 +184,34 @@ int add_named_power(Handle* handle, const char* name, EaPowerFn power) {
   return set_functions(handle, "add_named_power", [&](Handle& h) { h.named_powers.emplace_back(name, power); });
 }
 
+/// Sets dT/dt and dV/dt (either may be null) before the first solve call.
+template <class Handle>
+int set_energy_rates(Handle* handle, EaPowerFn kinetic_rate, EaPotentialRateFn potential_rate) {
+  return set_functions(handle, "set_energy_rates", [&](Handle& h) {
+    h.kinetic_rate = kinetic_rate;
+    h.potential_rate = potential_rate;
+  });
+}
+
+/// Sets the sum of the ranks' shares (DropInEnergies::sum_shares) before the first solve call.
+template <class Handle>
+int set_share_sum(Handle* handle, EaShareSumFn sum, void* context) {
+  return set_functions(handle, "set_share_sum", [&](Handle& h) {
+    h.share_sum = sum;
+    h.share_context = context;
+  });
+}
+
+/// One audited solve call, `solve(audit)`, after which the energies are fixed; `failure` is the
+/// solver's code for a step that could not be audited.
+template <class Handle, class Solve>
+int audited_solve(Handle* handle, int failure, Solve&& solve) {
+  return guarded(handle, failure, [&](auto& audit) {
+    handle->called = true;
+    return solve(audit);
+  });
+}
+
 template <class Handle>
 int named_power_count(const Handle* handle) {
   return handle != nullptr ? static_cast<int>(handle->named_powers.size()) : 0;

@@ -2,19 +2,20 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 
 #include <energy_audit/error.hpp>
 
-#include "drop_in_audit_state.hpp"
+#include "drop_in_solve_emulation.hpp"
 #include "energy_audit/sundials/cvode_check.hpp"
 
 namespace energy_audit::sun {
 namespace {
 
-/// CVODE's functions for the drop-in audit (drop_in_audit_state.hpp).
+/// CVODE's functions for the drop-in audit (drop_in_solver_calls.hpp).
 struct CvodeCalls {
   static constexpr int normal = CV_NORMAL, one_step = CV_ONE_STEP, success = CV_SUCCESS,
                        root_return = CV_ROOT_RETURN, tstop_return = CV_TSTOP_RETURN, ill_input = CV_ILL_INPUT;
@@ -74,32 +75,18 @@ struct CvodeCalls {
   static std::string flag_name(int flag) { return cvode_flag_name(flag); }
 };
 
+using CvodeState = detail::DropInSolveEmulation<CvodeCalls>;
+
 }  // namespace
 
-struct CvodeAudit::State : detail::DropInAuditState<CvodeCalls> {
-  using DropInAuditState::DropInAuditState;
-};
-
-CvodeAudit::CvodeAudit(int dofs, DropInEnergies energies, double threshold) {
-  if (dofs <= 0) throw InvalidArgument("CvodeAudit: dofs = " + std::to_string(dofs) + "; the number of coordinates must be > 0");
-  if (!energies.kinetic_energy || !energies.potential_energy) {
-    throw InvalidArgument("CvodeAudit: the kinetic and the potential energy are required");
-  }
+CvodeAudit::CvodeAudit(int dofs, DropInEnergies energies, double threshold)
+    : DropInAudit("CvodeAudit", dofs, energies) {
   if (energies.constraint_power) {
     throw InvalidArgument(
         "CvodeAudit: constraint_power reads multipliers from the state, and a CVODE state y = [q, v] has none; "
         "IdaAudit audits programs with multipliers");
   }
-  state_ = std::make_unique<State>(dofs, std::move(energies), threshold);
-}
-
-CvodeAudit::CvodeAudit(CvodeAudit&&) noexcept = default;
-CvodeAudit& CvodeAudit::operator=(CvodeAudit&&) noexcept = default;
-CvodeAudit::~CvodeAudit() = default;
-
-CvodeAudit::State& CvodeAudit::state() const {
-  if (!state_) throw Error("CvodeAudit: used after it was moved from");
-  return *state_;
+  hold(std::make_unique<CvodeState>(dofs, std::move(energies), threshold));
 }
 
 int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {
@@ -107,45 +94,18 @@ int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealt
       (itask != CV_NORMAL && itask != CV_ONE_STEP)) {
     return ::CVode(cvode_mem, tout, yout, tret, itask);  // CVODE reports the bad argument
   }
-  return state().solve(cvode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);
+  return state_as<CvodeState>().solve(cvode_mem, tout, detail::SolverOutput{yout, nullptr}, tret, itask);
 }
 
-double CvodeAudit::relative_drift() const { return state().audit.relative_drift(); }
-const char* CvodeAudit::verdict() const { return state().verdict(); }
-double CvodeAudit::equation_residual() const { return state().audit.equation_check().relative_residual(); }
-long CvodeAudit::equation_checked_steps() const {
-  return static_cast<long>(state().audit.equation_check().checked_steps());
-}
-double CvodeAudit::equation_threshold() const { return state().audit.equation_check().threshold(); }
-void CvodeAudit::set_equation_threshold(double threshold) {
-  State& s = state();
-  if (s.audit.accepted_steps() > 0) {
-    throw InvalidArgument("CvodeAudit: set the equation threshold before the first CVode call");
-  }
-  s.audit = Audit(AuditOptions{.threshold = s.audit.threshold(), .equation_threshold = threshold, .store_every = 0});
-}
+void CvodeAudit::set_equation_threshold(double threshold) { change_equation_threshold(threshold, "CVode"); }
+
 void CvodeAudit::integrate_flow_as_quadrature() {
-  State& s = state();
+  detail::DropInAuditState& s = state();
   if (s.audit.accepted_steps() > 0) {
     throw InvalidArgument("CvodeAudit: choose Z as CVODES' quadrature before the first CVode call");
   }
   s.solver_quadrature = true;
 }
 bool CvodeAudit::integrates_flow_as_quadrature() const { return state().solver_quadrature; }
-bool CvodeAudit::passed() const { return std::string_view(verdict()) == "pass"; }
-std::string CvodeAudit::diagnosis() const { return state().diagnosis(); }
-long CvodeAudit::audited_steps() const { return state().audited; }
-double CvodeAudit::threshold() const { return state().audit.threshold(); }
-double CvodeAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
-long CvodeAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
-double CvodeAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
-double CvodeAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
-double CvodeAudit::energy_scale() const { return state().audit.energy_scale(); }
-double CvodeAudit::initial_control() const { return state().audit.initial_control(); }
-DropInStep CvodeAudit::last_step() const { return state().last; }
-std::vector<double> CvodeAudit::named_works() const { return state().works; }
-int CvodeAudit::dofs() const { return state().dofs; }
-
-void CvodeAudit::print_summary(FILE* out) const { state().print_summary(out); }
 
 }  // namespace energy_audit::sun

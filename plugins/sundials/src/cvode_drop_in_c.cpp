@@ -22,10 +22,7 @@ int ea_cvode_audit_declare_quadratic_kinetic_energy(EaCvodeAudit* audit) {
 
 int ea_cvode_audit_set_energy_rates(EaCvodeAudit* audit, EaPowerFn kinetic_rate,
                                     EaPotentialRateFn potential_rate) {
-  return detail::set_functions(audit, "set_energy_rates", [&](EaCvodeAudit& handle) {
-    handle.kinetic_rate = kinetic_rate;
-    handle.potential_rate = potential_rate;
-  });
+  return detail::set_energy_rates(audit, kinetic_rate, potential_rate);
 }
 
 int ea_cvode_audit_add_named_power(EaCvodeAudit* audit, const char* name, EaPowerFn power) {
@@ -35,10 +32,7 @@ int ea_cvode_audit_named_power_count(const EaCvodeAudit* audit) { return detail:
 int ea_cvode_audit_named_work(const EaCvodeAudit* audit, int k, double* work) { return detail::named_work(audit, k, work); }
 
 int ea_cvode_audit_set_share_sum(EaCvodeAudit* audit, EaShareSumFn sum, void* context) {
-  return detail::set_functions(audit, "set_share_sum", [&](EaCvodeAudit& handle) {
-    handle.share_sum = sum;
-    handle.share_context = context;
-  });
+  return detail::set_share_sum(audit, sum, context);
 }
 
 int ea_cvode_audit_integrate_flow_as_quadrature(EaCvodeAudit* audit) {
@@ -48,8 +42,7 @@ int ea_cvode_audit_integrate_flow_as_quadrature(EaCvodeAudit* audit) {
 
 int ea_cvode_audit(EaCvodeAudit* audit, void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret,
                    int itask) {
-  return detail::guarded(audit, EA_CVODE_AUDIT_FAILED, [&](energy_audit::sun::CvodeAudit& cvode_audit) {
-    audit->called = true;
+  return detail::audited_solve(audit, EA_CVODE_AUDIT_FAILED, [&](energy_audit::sun::CvodeAudit& cvode_audit) {
     return cvode_audit.CVode(cvode_mem, tout, yout, tret, itask);
   });
 }

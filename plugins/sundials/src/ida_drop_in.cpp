@@ -1,11 +1,11 @@
 #include "energy_audit/sundials/ida_drop_in.hpp"
 
 #include <energy_audit/error.hpp>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 
-#include "drop_in_audit_state.hpp"
+#include "drop_in_solve_emulation.hpp"
 #include "energy_audit/sundials/integrate_idas.hpp"
 
 namespace energy_audit::sun {
@@ -15,7 +15,7 @@ void check_ida(int flag, const char* function) {
   if (flag < 0) throw SolverError(function, flag, idas_flag_name(flag), {}, 0);
 }
 
-/// IDA's functions for the drop-in audit (drop_in_audit_state.hpp).
+/// IDA's functions for the drop-in audit (drop_in_solver_calls.hpp).
 struct IdaCalls {
   static constexpr int normal = IDA_NORMAL, one_step = IDA_ONE_STEP, success = IDA_SUCCESS,
                        root_return = IDA_ROOT_RETURN, tstop_return = IDA_TSTOP_RETURN,
@@ -55,34 +55,17 @@ struct IdaCalls {
   static std::string flag_name(int flag) { return idas_flag_name(flag); }
 };
 
+using IdaState = detail::DropInSolveEmulation<IdaCalls>;
+
 }  // namespace
 
-struct IdaAudit::State : detail::DropInAuditState<IdaCalls> {
-  using DropInAuditState::DropInAuditState;
-};
-
-IdaAudit::IdaAudit(int dofs, DropInEnergies energies, double threshold) {
-  if (dofs <= 0)
-    throw InvalidArgument("IdaAudit: dofs = " + std::to_string(dofs) +
-                          "; the number of coordinates must be > 0");
-  if (!energies.kinetic_energy || !energies.potential_energy) {
-    throw InvalidArgument("IdaAudit: the kinetic and the potential energy are required");
-  }
+IdaAudit::IdaAudit(int dofs, DropInEnergies energies, double threshold) : DropInAudit("IdaAudit", dofs, energies) {
   if (energies.equation_residual) {
     throw InvalidArgument(
         "IdaAudit: equation_residual checks Lagrange's equations without multipliers, which an IDA program's "
         "residual holds; leave it empty");
   }
-  state_ = std::make_unique<State>(dofs, std::move(energies), threshold);
-}
-
-IdaAudit::IdaAudit(IdaAudit&&) noexcept = default;
-IdaAudit& IdaAudit::operator=(IdaAudit&&) noexcept = default;
-IdaAudit::~IdaAudit() = default;
-
-IdaAudit::State& IdaAudit::state() const {
-  if (!state_) throw Error("IdaAudit: used after it was moved from");
-  return *state_;
+  hold(std::make_unique<IdaState>(dofs, std::move(energies), threshold));
 }
 
 int IdaAudit::IDASolve(void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret, N_Vector ypret,
@@ -91,24 +74,7 @@ int IdaAudit::IDASolve(void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vec
       (itask != IDA_NORMAL && itask != IDA_ONE_STEP)) {
     return ::IDASolve(ida_mem, tout, tret, yret, ypret, itask);  // IDA reports the bad argument
   }
-  return state().solve(ida_mem, tout, detail::SolverOutput{yret, ypret}, tret, itask);
+  return state_as<IdaState>().solve(ida_mem, tout, detail::SolverOutput{yret, ypret}, tret, itask);
 }
-
-double IdaAudit::relative_drift() const { return state().audit.relative_drift(); }
-const char* IdaAudit::verdict() const { return state().verdict(); }
-bool IdaAudit::passed() const { return std::string_view(verdict()) == "pass"; }
-std::string IdaAudit::diagnosis() const { return state().diagnosis(); }
-long IdaAudit::audited_steps() const { return state().audited; }
-double IdaAudit::threshold() const { return state().audit.threshold(); }
-double IdaAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
-long IdaAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
-double IdaAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
-double IdaAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
-double IdaAudit::energy_scale() const { return state().audit.energy_scale(); }
-double IdaAudit::initial_control() const { return state().audit.initial_control(); }
-DropInStep IdaAudit::last_step() const { return state().last; }
-std::vector<double> IdaAudit::named_works() const { return state().works; }
-int IdaAudit::dofs() const { return state().dofs; }
-void IdaAudit::print_summary(FILE* out) const { state().print_summary(out); }
 
 }  // namespace energy_audit::sun

@@ -22,10 +22,7 @@ int ea_ida_audit_declare_quadratic_kinetic_energy(EaIdaAudit* audit) {
 
 int ea_ida_audit_set_energy_rates(EaIdaAudit* audit, EaPowerFn kinetic_rate,
                                   EaPotentialRateFn potential_rate) {
-  return detail::set_functions(audit, "set_energy_rates", [&](EaIdaAudit& handle) {
-    handle.kinetic_rate = kinetic_rate;
-    handle.potential_rate = potential_rate;
-  });
+  return detail::set_energy_rates(audit, kinetic_rate, potential_rate);
 }
 
 int ea_ida_audit_set_constraint_power(EaIdaAudit* audit, EaConstraintPowerFn power) {
@@ -40,16 +37,12 @@ int ea_ida_audit_named_power_count(const EaIdaAudit* audit) { return detail::nam
 int ea_ida_audit_named_work(const EaIdaAudit* audit, int k, double* work) { return detail::named_work(audit, k, work); }
 
 int ea_ida_audit_set_share_sum(EaIdaAudit* audit, EaShareSumFn sum, void* context) {
-  return detail::set_functions(audit, "set_share_sum", [&](EaIdaAudit& handle) {
-    handle.share_sum = sum;
-    handle.share_context = context;
-  });
+  return detail::set_share_sum(audit, sum, context);
 }
 
 int ea_ida_audit(EaIdaAudit* audit, void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret,
                  N_Vector ypret, int itask) {
-  return detail::guarded(audit, EA_IDA_AUDIT_FAILED, [&](energy_audit::sun::IdaAudit& ida_audit) {
-    audit->called = true;
+  return detail::audited_solve(audit, EA_IDA_AUDIT_FAILED, [&](energy_audit::sun::IdaAudit& ida_audit) {
     return ida_audit.IDASolve(ida_mem, tout, tret, yret, ypret, itask);
   });
 }

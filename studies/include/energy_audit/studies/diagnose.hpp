@@ -27,7 +27,7 @@ namespace energy_audit::studies {
 
 struct DiagnoseSettings {
   /// The method, and the ladder's first level: base.step (a fixed-step method) or
-  /// base.cvodes.rtol (an adaptive one); the threshold is base.audit.threshold.
+  /// base.adaptive.rtol (an adaptive one); the threshold is base.audit.threshold.
   RunSettings base;
   std::size_t levels = 5;  ///< at least 3: the classifier needs two observed orders
   bool advise = true;      ///< a step error: search the step that meets the threshold

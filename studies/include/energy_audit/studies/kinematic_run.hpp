@@ -21,7 +21,7 @@
 #include <energy_audit/run_end.hpp>
 #include <energy_audit/stability_polynomial.hpp>
 #include <energy_audit/stop_request.hpp>
-#include <energy_audit/sundials/cvodes_options.hpp>
+#include <energy_audit/studies/adaptive_settings.hpp>
 
 #include <energy_audit/studies/integrator_counts.hpp>
 #include <energy_audit/studies/method_families.hpp>
@@ -33,7 +33,7 @@ namespace energy_audit::studies {
 struct KinematicSettings {
   Method method = default_method();
   double step = 1e-3;         ///< fixed-step methods
-  sun::CvodesOptions cvodes;  ///< adaptive methods
+  AdaptiveSettings adaptive;  ///< adaptive methods
   std::optional<double> t_end;
   bool keep_history = false;  ///< keep (t, q, f) of every state, for --csv
   /// Points on the constraint at which the transverse multiplier is averaged (fixed-step
@@ -50,7 +50,7 @@ struct KinematicOutcome {
   std::string model;
   Method method;
   double step = 0;
-  sun::CvodesOptions cvodes;
+  AdaptiveSettings adaptive;
   Interval interval;
   std::vector<Assignment> parameters;      ///< the values in effect, in the model's order
   std::vector<Assignment> initial_values;  ///< the start
@@ -183,7 +183,7 @@ KinematicOutcome run_kinematic(const Model& model, Vector start, KinematicOutcom
   const KinematicSystem<Model> system(model);
   outcome.method = settings.method;
   outcome.step = settings.step;
-  outcome.cvodes = settings.cvodes;
+  outcome.adaptive = settings.adaptive;
   outcome.t_reached = outcome.interval.t0;
   Vector q = std::move(start);
   StopRequest stop;

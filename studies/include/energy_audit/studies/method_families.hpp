@@ -9,6 +9,7 @@
 
 #include <energy_audit/studies/method_family.hpp>
 #include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/settings_error.hpp>
 
 namespace energy_audit::studies {
 
@@ -29,12 +30,98 @@ struct MethodFamilies {
     return find_method(methods(), name, option);
   }
 
+  /// Why this build does not offer the method called `name`, which a family knows of (a method
+  /// of a solver the build lacks, or one its version does not have): the first answer of the
+  /// families that say (`unavailable(name)`). Empty when none does.
+  static std::string unavailable(const std::string& name) {
+    std::string why;
+    ((why.empty() ? void(why = unavailable_of<Families>(name)) : void()), ...);
+    return why;
+  }
+
+  /// `method` as it runs with a step given: the fixed-step variant its family gives
+  /// (`at_fixed_step(method, table, relax)`) of a method that takes a fixed step or always runs
+  /// at one (Method::takes_fixed_step, needs_separable_model), of the order of its table `table`;
+  /// any other method as it is.
+  static Method at_fixed_step(const Method& method, const std::string& table, bool relax = false) {
+    Method result = method;
+    if (method.takes_fixed_step || method.needs_separable_model) {
+      dispatch(method, [&](auto family) {
+        using Family = decltype(family);
+        if constexpr (requires { Family::at_fixed_step(method, table, relax); }) {
+          result = Family::at_fixed_step(method, table, relax);
+        }
+      });
+    }
+    return result;
+  }
+
+  /// Refuses a table (`option`) that `method` cannot take: its family's check_table when it has
+  /// one; for a method of a family without tables, the check of the first family that has one
+  /// (which refuses a method not its own, naming its methods). Throws SettingsError; an empty
+  /// table is every method's default.
+  static void check_table(const Method& method, const std::string& table, bool adaptive, const std::string& option) {
+    if (table.empty()) return;
+    if (!owner_check(method, [&](auto family) {
+          using Family = decltype(family);
+          if constexpr (requires { Family::check_table(method, table, adaptive, option); }) {
+            Family::check_table(method, table, adaptive, option);
+            return true;
+          }
+          return false;
+        })) {
+      throw SettingsError(option + ": no method of this build takes a table, not " + method.name);
+    }
+  }
+
+  /// Refuses relaxation (`option`) where `method` has none, as check_table does for tables.
+  static void check_relax(const Method& method, const std::string& table, bool relax, const std::string& option,
+                          const std::string& table_option) {
+    if (!relax) return;
+    if (!owner_check(method, [&](auto family) {
+          using Family = decltype(family);
+          if constexpr (requires { Family::check_relax(method, table, option, table_option); }) {
+            Family::check_relax(method, table, option, table_option);
+            return true;
+          }
+          return false;
+        })) {
+      throw SettingsError(option + ": no method of this build relaxes its steps, not " + method.name);
+    }
+  }
+
   /// Calls run(family) with the family of `method`, as a value of that type (MethodFamily types
   /// are empty tags). Throws std::invalid_argument when none of the families has it.
   template <class Run>
   static void dispatch(const Method& method, Run&& run) {
-    const bool ran = ((belongs_to<Families>(method) ? (run(Families{}), true) : false) || ...);
+    const bool ran = (run_if_owner<Families>(method, run) || ...);
     if (!ran) throw std::invalid_argument("method " + method.name + " is not among the methods compiled for this run");
+  }
+
+ private:
+  template <class Family, class Run>
+  static bool run_if_owner(const Method& method, Run& run) {
+    if constexpr (OffersNoMethods<Family>) {
+      return false;
+    } else {
+      if (!belongs_to<Family>(method)) return false;
+      run(Family{});
+      return true;
+    }
+  }
+
+  template <class Family>
+  static std::string unavailable_of(const std::string& name) {
+    if constexpr (requires { Family::unavailable(name); }) return Family::unavailable(name);
+    return {};
+  }
+
+  /// Runs `check(family)` (true when the family has the check) with the family of `method`; when
+  /// that family has none, with the first family that has. False when no family has it.
+  template <class Check>
+  static bool owner_check(const Method& method, Check&& check) {
+    if (((belongs_to<Families>(method) && check(Families{})) || ...)) return true;
+    return ((!belongs_to<Families>(method) && check(Families{})) || ...);
   }
 };
 

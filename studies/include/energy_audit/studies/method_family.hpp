@@ -12,6 +12,11 @@
 ///   - optionally `template <class Model, class Observer> static void run_kinematic(
 ///      KinematicOutcome&, const KinematicSystem<Model>&, Vector& q, Observer&,
 ///      const KinematicSettings&, StopRequest&)`: one run of a kinematic model (kinematic_run.hpp).
+///   - optionally the checks of the options only some of its methods take, which the front ends
+///     call through MethodFamilies: `unavailable(name)` (why a method it knows of is not offered
+///     by this build), `at_fixed_step`, `check_table`, `check_relax` (method_families.hpp).
+/// A family that offers no method in this build (a solver the build lacks) declares
+/// `using offers_no_methods = void;`: it answers for the methods it knows of and runs nothing.
 /// The runs are compiled for each system type: no virtual call per right-hand side.
 
 #include <concepts>
@@ -27,6 +32,9 @@ concept MethodFamily = requires {
   { F::name } -> std::convertible_to<std::string_view>;
   { F::methods() } -> std::same_as<const std::vector<Method>&>;
 };
+
+template <class F>
+concept OffersNoMethods = requires { typename F::offers_no_methods; };
 
 /// Whether `method` is one of family F's.
 template <MethodFamily F>

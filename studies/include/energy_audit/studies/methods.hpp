@@ -29,6 +29,9 @@ struct Method {
   /// Whether this adaptive method also runs at a fixed step (ARKODE's): its component gives the
   /// variant that does, which chooses no steps and has the order of the method it runs.
   bool takes_fixed_step = false;
+  /// Whether it can carry Ż as a quadrature beside the state (ZMode::Quadrature): the solvers
+  /// that have quadratures.
+  bool carries_quadrature = false;
   /// Whether the choice of the nonlinear iteration (Newton or fixed point) applies.
   bool chooses_iteration = false;
   /// Whether it needs a residual (multiplier) model; the other methods run every such model too.

@@ -17,8 +17,8 @@
 #include <energy_audit/run_end.hpp>
 #include <energy_audit/step_aware.hpp>
 #include <energy_audit/stop_request.hpp>
-#include <energy_audit/sundials/cvodes_options.hpp>
-#include <energy_audit/sundials/solver_counters.hpp>
+#include <energy_audit/studies/adaptive_settings.hpp>
+#include <energy_audit/solver_counters.hpp>
 
 #include <energy_audit/studies/assignment.hpp>
 #include <energy_audit/studies/methods.hpp>
@@ -85,7 +85,7 @@ struct RunSettings {
   std::vector<std::string> independent;  ///< Maggi's form: the independent velocities (the model's when empty)
   Method method = default_method();
   double step = 1e-3;                 ///< fixed-step methods
-  sun::CvodesOptions cvodes;          ///< adaptive methods (its `method` is taken from `method`)
+  AdaptiveSettings adaptive;          ///< adaptive methods
   std::string table;                  ///< arkode-erk: its Butcher table by ARKODE's name (empty: its default)
   /// arkode-erk: ARKODE's relaxation with the model's H (SUNDIALS >= 6.6; a model
   /// with an energy gradient, not in Maggi's form).
@@ -113,7 +113,8 @@ struct RunOutcome {
   std::vector<std::string> independent;  ///< Maggi's form: the independent velocities, in u's order
   Method method;
   double step = 0;             ///< fixed-step methods
-  sun::CvodesOptions cvodes;   ///< adaptive methods (rtol, atol, max steps, Z mode also for idas)
+  AdaptiveSettings adaptive;   ///< adaptive methods: the settings they ran with (Z carried in the state
+                               ///< where the method has no quadratures or the run is not audited)
   std::string table;           ///< arkode-erk: the Butcher table it ran, by ARKODE's name
   Stabilization stabilization = Stabilization::None;
   Baumgarte baumgarte;
@@ -122,7 +123,7 @@ struct RunOutcome {
   std::vector<Assignment> parameters;  ///< the values in effect, in the model's order
   std::size_t steps = 0;       ///< accepted steps
   std::size_t rhs_evaluations = 0;
-  std::optional<sun::SolverCounters> solver_counters;  ///< adaptive methods
+  std::optional<SolverCounters> solver_counters;  ///< adaptive methods
   std::optional<Audit> audit;  ///< absent when the run was not audited
   /// Models with extra outputs, when the run is audited: their values, tracked beside the audit.
   std::optional<ExtraOutputRecord> extra_outputs;
@@ -139,7 +140,7 @@ struct RunOutcome {
   /// "diverged at t = 0.61", "interrupted at t = 1.2", "error: CVode failed ..."; empty when finished.
   std::string stop_description() const;
   /// The parameter a compare table varies: the step, or the relative tolerance.
-  double resolution() const { return method.adaptive() ? cvodes.rtol : step; }
+  double resolution() const { return method.adaptive() ? adaptive.rtol : step; }
 };
 
 /// The form a run takes: --form, or the model's first.

@@ -25,14 +25,10 @@
 #include <sundials/sundials_nvector.h>
 #include <sundials/sundials_types.h>
 
-#include <cstdio>
-#include <memory>
-#include <string>
 #include <type_traits>
-#include <vector>
 
+#include "energy_audit/sundials/drop_in_audit.hpp"
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
-#include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun {
 
@@ -40,19 +36,15 @@ static_assert(std::is_same_v<sunrealtype, double>,
               "the drop-in audit needs SUNDIALS built with double precision");
 
 /// Watches one ARKODE integrator through its evolve calls. Move-only; holds no SUNDIALS object
-/// between calls, so it may outlive the integrator, its vectors and its SUNContext.
-class ArkodeAudit {
+/// between calls, so it may outlive the integrator, its vectors and its SUNContext. What it found
+/// is read through DropInAudit's functions (relative_drift(), verdict(), print_summary(), ...).
+class ArkodeAudit : public DropInAudit {
  public:
   /// `dofs` = n > 0 coordinates; the state must have at least 2n entries, [q, v] first. Throws
   /// energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or V, a
   /// constraint_power (an ARKODE state has no multipliers), or a threshold that is negative or
   /// not finite.
   ArkodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
-  ArkodeAudit(ArkodeAudit&&) noexcept;
-  ArkodeAudit& operator=(ArkodeAudit&&) noexcept;
-  ArkodeAudit(const ArkodeAudit&) = delete;
-  ArkodeAudit& operator=(const ArkodeAudit&) = delete;
-  ~ArkodeAudit();
 
   /// Drop-in for ERKStepEvolve: same arguments, same return value, same solution. ARK_NORMAL is
   /// carried out as ARK_ONE_STEP calls up to tout, each accepted step audited, then one
@@ -81,46 +73,14 @@ class ArkodeAudit {
   int ARKodeEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask);
 #endif
 
-  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
-  double relative_drift() const;
-  /// "error", "incomplete", "pass" or "fail", as CvodeAudit::verdict().
-  const char* verdict() const;
   /// With DropInEnergies::equation_residual: sup ‖M a − r‖∞ / sup of the terms' size over the
   /// audited steps, where a is the v̇ part of the derivative of ARKODE's interpolant at each
   /// step's end (k = 1: the right-hand side there, for the Hermite interpolant); 0 when not checked.
-  double equation_residual() const;
-  long equation_checked_steps() const;  ///< 0 when the equations are not checked
-  double equation_threshold() const;
+  using DropInAudit::equation_residual;
+  using DropInAudit::equation_checked_steps;  ///< 0 when the equations are not checked
+  using DropInAudit::equation_threshold;
   /// The pass threshold of equation_residual(); InvalidArgument if negative or not finite.
   void set_equation_threshold(double threshold);
-  /// verdict() is "pass".
-  bool passed() const;
-  /// Empty, or one line naming a missing energy rate (CvodeAudit::diagnosis()).
-  std::string diagnosis() const;
-  long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
-  double threshold() const;
-  double max_abs_drift() const;  ///< sup |C − C(t0)| [J]
-  /// The audited step (1 the first, 0 the start) at whose end |C − C(t0)| first exceeded the
-  /// threshold times the energy scale so far, and its time; −1 and NaN while it has not.
-  long first_step_above_threshold() const;
-  double time_first_above_threshold() const;
-  /// The end of the audited step over which |C − C(t0)| rose fastest per unit time; NaN while
-  /// it has not risen.
-  double time_of_fastest_growth() const;
-  double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
-  double initial_control() const;  ///< C(t0) [J]
-  DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
-  /// W_k of each named power term (DropInEnergies::named_powers), in their order [J].
-  std::vector<double> named_works() const;
-  int dofs() const;
-
-  /// Prints the summary lines of CvodeAudit::print_summary.
-  void print_summary(FILE* out) const;
-
- private:
-  struct State;
-  State& state() const;
-  std::unique_ptr<State> state_;
 };
 
 }  // namespace energy_audit::sun

@@ -28,14 +28,10 @@
 #include <cvodes/cvodes.h>
 #include <sundials/sundials_types.h>
 
-#include <cstdio>
-#include <memory>
-#include <string>
 #include <type_traits>
-#include <vector>
 
+#include "energy_audit/sundials/drop_in_audit.hpp"
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
-#include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun {
 
@@ -43,18 +39,14 @@ static_assert(std::is_same_v<sunrealtype, double>,
               "the drop-in audit needs SUNDIALS built with double precision");
 
 /// Watches one CVODE solver through its CVode calls. Move-only; holds no SUNDIALS object
-/// between calls, so it may outlive the solver, its vectors and its SUNContext.
-class CvodeAudit {
+/// between calls, so it may outlive the solver, its vectors and its SUNContext. What it found is
+/// read through DropInAudit's functions (relative_drift(), verdict(), print_summary(), ...).
+class CvodeAudit : public DropInAudit {
  public:
   /// `dofs` = n > 0 coordinates; the solver's state must have at least 2n entries, [q, v] first.
   /// Throws energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or
   /// V, or a threshold that is negative or not finite.
   CvodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
-  CvodeAudit(CvodeAudit&&) noexcept;
-  CvodeAudit& operator=(CvodeAudit&&) noexcept;
-  CvodeAudit(const CvodeAudit&) = delete;
-  CvodeAudit& operator=(const CvodeAudit&) = delete;
-  ~CvodeAudit();
 
   /// Drop-in for SUNDIALS' CVode: same arguments, same return value, same solution. CV_NORMAL is
   /// carried out as CV_ONE_STEP calls up to tout, each accepted step audited, then one CV_NORMAL
@@ -86,20 +78,13 @@ class CvodeAudit {
   /// the audit is then incomplete and does not pass.
   int CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask);
 
-  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
-  double relative_drift() const;
-  /// "error" once a CVode call returned a failure flag; "incomplete" before the first audited
-  /// step, after a step that could not be audited, or when diagnosis() found a missing rate;
-  /// otherwise "pass" when δ_C ≤ threshold (and
-  /// the equations' relative residual ≤ its threshold, when they are checked), else "fail".
-  const char* verdict() const;
   /// With DropInEnergies::equation_residual: sup ‖M a − r‖∞ / sup of the terms' size over the
   /// audited steps, where a is the v̇ part of the derivative CVODE holds at each step's end
   /// (CVodeGetDky, k = 1), consistent with the program's right-hand side to the tolerance of
   /// CVODE's nonlinear solver; 0 when not checked.
-  double equation_residual() const;
-  long equation_checked_steps() const;  ///< 0 when the equations are not checked
-  double equation_threshold() const;
+  using DropInAudit::equation_residual;
+  using DropInAudit::equation_checked_steps;  ///< 0 when the equations are not checked
+  using DropInAudit::equation_threshold;
   /// The pass threshold of equation_residual(); InvalidArgument if negative or not finite.
   void set_equation_threshold(double threshold);
   /// Integrates Z (and the named works) as CVODES' own quadrature (CVodeQuadInit, outside its
@@ -113,44 +98,6 @@ class CvodeAudit {
   /// function inside CVODE makes CVode fail (CV_QRHSFUNC_FAIL) and propagates from this call.
   void integrate_flow_as_quadrature();
   bool integrates_flow_as_quadrature() const;
-  /// verdict() is "pass".
-  bool passed() const;
-  /// Empty, or one line naming a missing energy rate: at the first audited states, T (V) given
-  /// without ∂T/∂t (∂V/∂t) is evaluated at t and t + 1e-6 max(1, |t|) s with q and v fixed; a
-  /// change beyond round-off means the model is rheonomic and Z would miss the power of that
-  /// dependence (a drift of δ_C that is not the solution's), so the verdict is "incomplete".
-  /// A dependence on t that starts only after the first 4 audited states is not seen. The line
-  /// also names a T declared quadratic in v (DropInEnergies::kinetic_energy_is_quadratic) that
-  /// has a T1 or a T0 at one of those states (the verdict is then "incomplete" as well).
-  std::string diagnosis() const;
-  long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
-  double threshold() const;
-  double max_abs_drift() const;    ///< sup |C − C(t0)| [J]
-  /// The audited step (1 the first, 0 the start) at whose end |C − C(t0)| first exceeded
-  /// threshold × (sup max(|E|, |T|, |V|) so far), and its time; −1 and NaN while it has not
-  /// (docs/mathematics.md, when the drift appears). A run whose δ_C fails has one.
-  long first_step_above_threshold() const;
-  double time_first_above_threshold() const;
-  /// The end of the audited step over which |C − C(t0)| rose fastest per unit time; NaN while
-  /// it has not risen.
-  double time_of_fastest_growth() const;
-  double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
-  double initial_control() const;  ///< C(t0) [J]
-  DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
-  /// W_k of each named power term (DropInEnergies::named_powers), in their order [J]: with
-  /// nonpotential_power's work W_0, Z = ∫ (∂T/∂t − ∂V/∂t) dt − W_0 − Σ W_k.
-  std::vector<double> named_works() const;
-  int dofs() const;
-
-  /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"
-  /// and a second line with sup |C − C(t0)| and the energy scale; when δ_C fails, a line with the
-  /// step and time at which |C − C(t0)| first exceeded the threshold and where it grew fastest.
-  void print_summary(FILE* out) const;
-
- private:
-  struct State;
-  State& state() const;
-  std::unique_ptr<State> state_;
 };
 
 }  // namespace energy_audit::sun

@@ -26,14 +26,10 @@
 #include <idas/idas.h>
 #include <sundials/sundials_types.h>
 
-#include <cstdio>
-#include <memory>
-#include <string>
 #include <type_traits>
-#include <vector>
 
+#include "energy_audit/sundials/drop_in_audit.hpp"
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
-#include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun {
 
@@ -41,19 +37,15 @@ static_assert(std::is_same_v<sunrealtype, double>,
               "the drop-in audit needs SUNDIALS built with double precision");
 
 /// Watches one IDA solver through its IDASolve calls. Move-only; holds no SUNDIALS object
-/// between calls, so it may outlive the solver, its vectors and its SUNContext.
-class IdaAudit {
+/// between calls, so it may outlive the solver, its vectors and its SUNContext. What it found is
+/// read through DropInAudit's functions (relative_drift(), verdict(), print_summary(), ...).
+class IdaAudit : public DropInAudit {
  public:
   /// `dofs` = n > 0 coordinates; the solver's state holds [q, v] first, then (for
   /// constraint_power) the multipliers. Throws energy_audit::InvalidArgument (a
   /// std::runtime_error) for dofs ≤ 0, a missing T or V, an equation_residual (the equations of
   /// a DAE hold multipliers it does not see), or a threshold that is negative or not finite.
   IdaAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
-  IdaAudit(IdaAudit&&) noexcept;
-  IdaAudit& operator=(IdaAudit&&) noexcept;
-  IdaAudit(const IdaAudit&) = delete;
-  IdaAudit& operator=(const IdaAudit&) = delete;
-  ~IdaAudit();
 
   /// Drop-in for SUNDIALS' IDASolve: same arguments, same return value, same solution. IDA_NORMAL
   /// is carried out as IDA_ONE_STEP calls up to tout, each accepted step audited, then one
@@ -80,42 +72,6 @@ class IdaAudit {
   /// exception from one of the energy functions propagates from this call, after IDA has
   /// returned and with the solver as IDA left it; the audit is then incomplete.
   int IDASolve(void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret, N_Vector ypret, int itask);
-
-  /// δ_C = sup |C − C(t0)| / sup max(|E|, |T|, |V|) over every audited step (0 before any).
-  double relative_drift() const;
-  /// "error", "incomplete", "pass" or "fail", as CvodeAudit::verdict().
-  const char* verdict() const;
-  bool passed() const;  ///< verdict() is "pass"
-  /// Empty, or one line naming a missing energy rate, as CvodeAudit::diagnosis().
-  std::string diagnosis() const;
-  long audited_steps() const;  ///< accepted steps audited (the initial state not counted)
-  double threshold() const;
-  double max_abs_drift() const;    ///< sup |C − C(t0)| [J]
-  /// The audited step (1 the first, 0 the start) at whose end |C − C(t0)| first exceeded
-  /// threshold × (sup max(|E|, |T|, |V|) so far), and its time; −1 and NaN while it has not
-  /// (docs/mathematics.md, when the drift appears). A run whose δ_C fails has one.
-  long first_step_above_threshold() const;
-  double time_first_above_threshold() const;
-  /// The end of the audited step over which |C − C(t0)| rose fastest per unit time; NaN while
-  /// it has not risen.
-  double time_of_fastest_growth() const;
-  double energy_scale() const;     ///< sup max(|E|, |T|, |V|) [J]
-  double initial_control() const;  ///< C(t0) [J]
-  DropInStep last_step() const;    ///< the energies at the last audited step (or at t0)
-  /// W_k of each named power term (DropInEnergies::named_powers), in their order [J]: with
-  /// nonpotential_power's work W_0, Z = ∫ (∂T/∂t − ∂V/∂t) dt − W_0 − Σ W_k.
-  std::vector<double> named_works() const;
-  int dofs() const;
-
-  /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"
-  /// and a second line with sup |C − C(t0)| and the energy scale; when δ_C fails, a line with the
-  /// step and time at which |C − C(t0)| first exceeded the threshold and where it grew fastest.
-  void print_summary(FILE* out) const;
-
- private:
-  struct State;
-  State& state() const;
-  std::unique_ptr<State> state_;
 };
 
 }  // namespace energy_audit::sun

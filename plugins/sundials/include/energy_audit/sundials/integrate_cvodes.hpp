@@ -28,7 +28,7 @@
 #include "energy_audit/sundials/cvodes_options.hpp"
 #include "energy_audit/sundials/handles.hpp"
 #include "energy_audit/sundials/observed_steps.hpp"
-#include "energy_audit/sundials/solver_counters.hpp"
+#include "energy_audit/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 #include "energy_audit/sundials/solver_pieces.hpp"
 #include "energy_audit/sundials/sundials_version.hpp"

@@ -8,7 +8,7 @@
 
 #include <energy_audit/error.hpp>
 
-#include "energy_audit/sundials/solver_counters.hpp"
+#include "energy_audit/solver_counters.hpp"
 
 namespace energy_audit::sun {
 

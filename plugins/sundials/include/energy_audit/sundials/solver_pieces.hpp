@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "energy_audit/sundials/solver_counters.hpp"
+#include "energy_audit/solver_counters.hpp"
 #include "energy_audit/sundials/solver_error.hpp"
 
 namespace energy_audit::sun {

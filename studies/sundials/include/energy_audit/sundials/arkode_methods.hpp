@@ -9,6 +9,7 @@
 
 #include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/adaptive_settings.hpp>
 #include <energy_audit/studies/kinematic_run.hpp>
 #include <energy_audit/studies/method_family.hpp>
 #include <energy_audit/studies/methods.hpp>
@@ -63,6 +64,12 @@ struct ArkodeMethods {
       return family;
     }();
     return list;
+  }
+
+  /// Why arkode-sprk is not offered where ARKODE has no SPRKStep for it; empty otherwise.
+  static std::string unavailable(const std::string& method_name) {
+    if (method_name == "arkode-sprk" && !arkode_has_sprk) return arkode_sprk_problem();
+    return {};
   }
 
   /// The stepper of one of the family's methods.
@@ -134,7 +141,7 @@ struct ArkodeMethods {
 
   /// The adapter's options for a run of `method` with the studies' adaptive options (or at
   /// `step`, for the fixed-step variant).
-  static ArkodeOptions options(const studies::Method& method, const CvodesOptions& adaptive, double step,
+  static ArkodeOptions options(const studies::Method& method, const studies::AdaptiveSettings& adaptive, double step,
                                const std::string& table) {
     ArkodeOptions options;
     options.stepper = stepper(method);
@@ -156,11 +163,10 @@ struct ArkodeMethods {
   static void run(studies::RunOutcome& outcome, const System& system, Vector& y,
                   const studies::RunSettings& settings) {
     ArkodeOptions options =
-        ArkodeMethods::options(settings.method, settings.cvodes, settings.step, settings.table);
+        ArkodeMethods::options(settings.method, settings.adaptive, settings.step, settings.table);
     options.breakpoints = studies::breakpoints_of(system);
     options.relax = settings.relax;
-    outcome.cvodes = settings.cvodes;
-    outcome.cvodes.z_mode = ZMode::State;  // ARKODE has no quadratures
+    outcome.adaptive.z_mode = studies::ZMode::State;  // ARKODE has no quadratures
     const ArkodeTable* table = chosen_table(table_kind(options.stepper), options.table, options.relax);
     outcome.table = table ? table->name : options.table;  // an unknown one: integrate_arkode refuses it
     const Interval& i = outcome.interval;
@@ -173,8 +179,7 @@ struct ArkodeMethods {
   static void run_kinematic(studies::KinematicOutcome& outcome, const KinematicSystem<Model>& system,
                             Vector& q, Observer& observer, const studies::KinematicSettings& settings,
                             StopRequest& stop) {
-    const ArkodeOptions options = ArkodeMethods::options(settings.method, settings.cvodes, settings.step, {});
-    outcome.cvodes = settings.cvodes;
+    const ArkodeOptions options = ArkodeMethods::options(settings.method, settings.adaptive, settings.step, {});
     studies::run_kinematic_integrator<ArkodeResult>(outcome, [&](ArkodeResult& result) {
       integrate_arkode(result, system, q, outcome.interval.t0, outcome.interval.t_end, observer, options,
                        &stop);

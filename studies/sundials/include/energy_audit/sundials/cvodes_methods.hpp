@@ -9,8 +9,8 @@
 #include <energy_audit/kinematic_system.hpp>
 #include <energy_audit/stop_request.hpp>
 #include <energy_audit/sundials/adaptive_interval.hpp>
-#include <energy_audit/sundials/cvodes_options.hpp>
 #include <energy_audit/sundials/integrate_cvodes.hpp>
+#include <energy_audit/sundials/studies_settings.hpp>
 
 #include <energy_audit/studies/kinematic_run.hpp>
 #include <energy_audit/studies/method_family.hpp>
@@ -28,6 +28,7 @@ struct CvodesMethods {
       const auto adaptive = [](std::string method_name, std::string description, std::size_t variant) {
         studies::Method method{std::move(method_name), std::move(description), name, variant};
         method.chooses_steps = true;
+        method.carries_quadrature = true;
         method.interval_problem = adaptive_interval_problem;
         return method;
       };
@@ -48,11 +49,12 @@ struct CvodesMethods {
 
   template <class System>
   static void run(studies::RunOutcome& outcome, const System& system, Vector& y, const studies::RunSettings& settings) {
-    CvodesOptions options = settings.cvodes;
+    CvodesOptions options = cvodes_options(settings.adaptive, multistep(settings.method));
     options.breakpoints = studies::breakpoints_of(system);
-    options.method = multistep(settings.method);
-    if (!outcome.audit) options.z_mode = ZMode::State;  // nothing to carry: y = [q, v]
-    outcome.cvodes = options;
+    if (!outcome.audit) {  // nothing to carry: y = [q, v]
+      options.z_mode = ZMode::State;
+      outcome.adaptive.z_mode = studies::ZMode::State;
+    }
     const Interval& i = outcome.interval;
     studies::run_integrator<CvodesResult>(outcome, system, [&](CvodesResult& result, auto&& observer) {
       integrate_cvodes(result, system, y, i.t0, i.t_end, observer, options, settings.stop);
@@ -62,9 +64,7 @@ struct CvodesMethods {
   template <class Model, class Observer>
   static void run_kinematic(studies::KinematicOutcome& outcome, const KinematicSystem<Model>& system, Vector& q,
                             Observer& observer, const studies::KinematicSettings& settings, StopRequest& stop) {
-    CvodesOptions options = settings.cvodes;
-    options.method = multistep(settings.method);
-    outcome.cvodes = options;
+    const CvodesOptions options = cvodes_options(settings.adaptive, multistep(settings.method));
     studies::run_kinematic_integrator<CvodesResult>(outcome, [&](CvodesResult& result) {
       integrate_cvodes(result, system, q, outcome.interval.t0, outcome.interval.t_end, observer, options, &stop);
     });

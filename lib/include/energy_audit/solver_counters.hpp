@@ -1,10 +1,11 @@
 #pragma once
 /// \file
-/// What SUNDIALS counted during a run.
+/// What an adaptive solver counted during a run: the plain record the SUNDIALS adapters fill and
+/// the studies report, kept at the bottom so that neither depends on the other for it.
 
-namespace energy_audit::sun {
+namespace energy_audit {
 
-/// What ARKODE's relaxation counted (ArkodeOptions::relax).
+/// What ARKODE's relaxation counted (the SUNDIALS plugin's ArkodeOptions::relax).
 struct RelaxationCounters {
   long energy_evaluations = 0;    ///< of H
   long gradient_evaluations = 0;  ///< of ∂H/∂y
@@ -48,4 +49,4 @@ struct SolverCounters {
   }
 };
 
-}  // namespace energy_audit::sun
+}  // namespace energy_audit

@@ -1,0 +1,242 @@
+#pragma once
+/// \file
+/// The audit of each step a solver takes through the audit's solve calls: the start, a
+/// re-initialization and steps taken outside the audit are found from the solver's step count;
+/// each accepted step gets Z over it and the sample at its end; Z is kept at every return, for a
+/// re-initialization from there.
+
+#include <cstddef>
+#include <energy_audit/error.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nvector/nvector_serial.h>
+
+#include "drop_in_audit_state.hpp"
+#include "drop_in_flow_integral.hpp"
+#include "drop_in_scratch.hpp"
+#include "drop_in_solver_calls.hpp"
+#include "drop_in_solver_quadrature.hpp"
+#include "energy_audit/sundials/handles.hpp"
+
+namespace energy_audit::sun::detail {
+
+template <SolverCalls Calls>
+class DropInStepAccounting : public DropInAuditState {
+ public:
+  DropInStepAccounting(int dofs, DropInEnergies energies, double threshold)
+      : DropInAuditState(Calls::audit_name, dofs, std::move(energies), threshold),
+        works_returned_(works),
+        quadrature_(energy) {}
+
+  Calls calls;  // the solver's functions for the current call
+
+  const char* solve_name() const override { return calls.solve_name; }
+  std::string flag_name(int flag) const override { return calls.flag_name(flag); }
+
+ protected:
+  /// What one solve call holds and frees when it ends: the solver quadrature's vector and hold,
+  /// and the vector for y' at a step's end for the equation check.
+  class CallScope {
+   public:
+    CallScope(DropInStepAccounting& accounting, N_Vector state)
+        : accounting_(accounting), quadrature_(accounting.quadrature_, accounting.solver_quadrature, state) {
+      if (accounting.energy.functions().equation_residual) {
+        derivative_ = clone(state);
+        accounting.derivative_ = derivative_.get();
+      }
+    }
+    ~CallScope() { accounting_.derivative_ = nullptr; }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+   private:
+    DropInStepAccounting& accounting_;
+    typename DropInSolverQuadrature<Calls>::Call quadrature_;
+    NVector derivative_;
+  };
+
+  void interpolate(void* memory, double t, N_Vector out, int order = 0) const {
+    check_flag(calls, calls.interpolate(memory, t, order, out), calls.interpolate_name, t);
+  }
+
+  /// Checks that the solver's state holds [q, v] (and the multipliers) in data the audit can read.
+  void check_state(N_Vector state) const {
+    const sunindextype length = N_VGetLength(state);
+    const bool multipliers = static_cast<bool>(energy.functions().constraint_power);
+    const sunindextype needed = 2 * static_cast<sunindextype>(energy.dofs()) + (multipliers ? 1 : 0);
+    if (length < needed) {
+      throw InvalidArgument(std::string(Calls::audit_name) + ": the " + Calls::solver_name + " state has " +
+                            std::to_string(length) + " entries; the audit of " + std::to_string(energy.dofs()) +
+                            " coordinates needs y = [q, v" + (multipliers ? ", multipliers" : "") +
+                            "], at least " + std::to_string(needed));
+    }
+    if (N_VGetArrayPointer(state) == nullptr) {
+      throw InvalidArgument(
+          "the audit needs an N_Vector whose data N_VGetArrayPointer exposes (serial, OpenMP, pthreads)");
+    }
+  }
+
+  /// Brings the audit up to the solver before a call: the start, a re-initialization, steps not
+  /// seen.
+  void synchronize(void* memory, Scratch& scratch) {
+    const long steps = calls.steps(memory);
+    if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
+      start_pending_ = true;
+      t_start_ = calls.current_time(memory);
+      if (started_ && returned_known_ && t_start_ == t_returned_) {  // restarted where it returned
+        Z = Z_returned_;
+        works = works_returned_;
+      }
+      returned_known_ = false;
+      steps_seen_ = 0;
+      if (solver_quadrature) quadrature_.start(memory, calls, Z, works);
+      return;
+    }
+    if (!started_ && solver_quadrature) {
+      throw InvalidArgument(std::string(Calls::audit_name) +
+                            ": the solver has taken steps already; Z as its quadrature starts with the solver, "
+                            "at its first step or after its re-initialization");
+    }
+    if (!started_) {  // first call on a solver that has stepped already: start where it stands
+      const double t = calls.current_time(memory);
+      interpolate(memory, t, scratch.vector());
+      record(t, scratch.vector());
+      t_audited = t;
+      started_ = true;
+      start_pending_ = false;
+      steps_seen_ = steps;
+      return;
+    }
+    if (steps != steps_seen_) {
+      incomplete = true;
+      throw Error(std::string(Calls::audit_name) + ": " + std::to_string(steps - steps_seen_) + " " +
+                  Calls::solver_name + " step(s) were taken outside " + Calls::audit_name + "::" +
+                  calls.solve_name + " and cannot be audited");
+    }
+  }
+
+  /// One plain solve call that takes at most one step, audited if it took one.
+  int audited_call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask,
+                   Scratch& scratch) {
+    const int flag = calls.solve(memory, tout, out, tret, itask);
+    if (quadrature_.failed()) {  // an energy function threw inside the solver
+      incomplete = true;
+      quadrature_.rethrow_failure();
+    }
+    const long steps = calls.steps(memory);
+    if (steps == steps_seen_) return flag;
+    const long taken = steps - steps_seen_;
+    steps_seen_ = steps;
+    if (taken != 1) {
+      incomplete = true;
+      throw Error(std::string(Calls::audit_name) + ": one " + calls.solve_name + " call took " +
+                  std::to_string(taken) + " steps; only one can be audited");
+    }
+    // A call that returned at t_n gave y(t_n) in out.y: the interpolant there is that state, at
+    // the cost of an interpolation (a pass over the whole state).
+    const bool returned_step_end = flag >= 0 && *tret == calls.current_time(memory);
+    try {
+      audit_step(memory, scratch, returned_step_end ? out.y : nullptr);
+    } catch (...) {
+      incomplete = true;
+      throw;
+    }
+    return flag;
+  }
+
+  /// Keeps the first failure flag, or Z at the time the solver returned (an output time before
+  /// t_n, say), from which the program may re-initialize the solver.
+  void note_return(void* memory, int flag, double t, Scratch& scratch) {
+    if (flag < 0) {
+      if (failure_flag == 0) failure_flag = flag;
+      return;
+    }
+    returned_known_ = false;
+    if (!started_ || start_pending_) return;
+    const double h = calls.last_step(memory);
+    if (t == t_audited) {
+      Z_returned_ = Z;
+      works_returned_ = works;
+    } else if (h != 0 && (t - (t_audited - h)) / h >= 0 && (t_audited - t) / h >= 0) {
+      if (solver_quadrature) {
+        Z_returned_ = quadrature_.at(memory, calls, t, works_returned_);
+      } else {
+        Z_returned_ = Z - flow_over(memory, t, t_audited, scratch);
+        for (std::size_t k = 0; k < works.size(); ++k) works_returned_[k] = works[k] - flow_.works()[k];
+      }
+    } else {
+      return;
+    }
+    t_returned_ = t;
+    returned_known_ = true;
+  }
+
+ private:
+  /// ∫ Ż dt from a to b, both in the last step, on the solver's interpolant (flow_.works(): the
+  /// named works over it).
+  double flow_over(void* memory, double a, double b, Scratch& scratch) {
+    const auto at = [this, memory](double t, N_Vector y) { interpolate(memory, t, y); };
+    return flow_.over(a, b, scratch.vector(), at, energy);
+  }
+
+  /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n, read from
+  /// `step_end` when the solve call returned y(t_n) there (null: from the interpolant, as for a
+  /// call that returned at a root before t_n).
+  void audit_step(void* memory, Scratch& scratch, N_Vector step_end) {
+    const double t_end = calls.current_time(memory);
+    const double h = calls.last_step(memory);
+    if (start_pending_) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
+      interpolate(memory, t_start_, scratch.vector());
+      record(t_start_, scratch.vector());
+      // With Z as the quadrature the scratch is not needed again at each step's end: the peak
+      // memory of the call stays that of the program.
+      if (solver_quadrature) scratch.release();
+      start_pending_ = false;
+      started_ = true;
+    }
+    if (solver_quadrature) {
+      Z = quadrature_.at(memory, calls, t_end, works);
+    } else {
+      Z += flow_over(memory, t_end - h, t_end, scratch);
+      for (std::size_t k = 0; k < works.size(); ++k) works[k] += flow_.works()[k];
+    }
+    N_Vector state = step_end;
+    if (state == nullptr) {
+      state = scratch.vector();
+      interpolate(memory, t_end, state);
+    }
+    record(t_end, state);
+    if (derivative_ != nullptr) check_equations(memory, t_end, state, derivative_);
+    t_audited = t_end;
+    ++audited;
+  }
+
+  /// Lagrange's equations at the step's end, with the v̇ the solver holds there.
+  void check_equations(void* memory, double t, N_Vector state, N_Vector scratch) {
+    const DropInEnergies& energies = energy.functions();
+    if (!energies.equation_residual) return;
+    interpolate(memory, t, scratch, 1);
+    const double* y = N_VGetArrayPointer(state);
+    const int dofs = energy.dofs();
+    double out[2] = {0, 0};
+    energies.equation_residual(y, y + dofs, N_VGetArrayPointer(scratch) + dofs, t, out);
+    audit.record_equation_residual({out[0], out[1]});
+  }
+
+  bool started_ = false;  // the first sample has been recorded
+  // The solver stands at t_start_ with no step taken: its state is read after the first step.
+  bool start_pending_ = false;
+  double t_start_ = 0;
+  long steps_seen_ = 0;  // the solver's step count after the last call
+  // Z and the works at the time the solver last returned, for a re-initialization from there.
+  bool returned_known_ = false;
+  double t_returned_ = 0, Z_returned_ = 0;
+  std::vector<double> works_returned_;
+  N_Vector derivative_ = nullptr;  // y' at a step's end for the equation check, during one call
+  DropInFlowIntegral flow_;
+  DropInSolverQuadrature<Calls> quadrature_;
+};
+
+}  // namespace energy_audit::sun::detail
