@@ -76,7 +76,7 @@ py::array_t<double> owning_array(std::vector<double>&& values, std::size_t colum
 /// The keyword arguments of `run`; an option left out is absent (the command line's default
 /// applies), so that one given where it has no effect is refused as on the command line.
 struct RunArguments {
-  std::string method = "rk4";
+  std::string method = studies::default_method().name;
   std::optional<double> step, rtol;
   std::optional<std::string> table;  ///< arkode-erk, arkode-dirk: a Butcher table by ARKODE's name
   bool relax = false;                ///< arkode-erk, arkode-dirk: ARKODE's relaxation with the model's H
@@ -626,7 +626,7 @@ PYBIND11_MODULE(_energy_audit, m) {
                                        set, init, count_argument("every", every, 1), history, progress,
                                        studies::DiagnosisColumns{equation_columns, ledger_columns}});
       },
-      py::arg("model"), py::arg("method") = "rk4", py::arg("step") = py::none(), py::arg("rtol") = py::none(),
+      py::arg("model"), py::arg("method") = studies::default_method().name, py::arg("step") = py::none(), py::arg("rtol") = py::none(),
       py::arg("atol") = py::none(),
       py::arg("max_steps") = py::none(), py::arg("z_as") = py::none(),
       py::arg("iteration") = py::none(), py::arg("initial_step") = py::none(), py::arg("max_step") = py::none(),

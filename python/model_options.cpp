@@ -95,19 +95,12 @@ void ModelOptions::apply_to(studies::RunSettings& settings) const {
   settings.audit.threshold = threshold;
   if (phase) {
     settings.phase =
-        choose<PiecePhase>("phase", *phase, {{"right", PiecePhase::Right}, {"midpoint", PiecePhase::Midpoint}});
+        choose("phase", *phase, choices_by_name(studies::phase_choices()));
   }
   if (form) {
-    settings.form = choose<studies::Form>("form", *form,
-                                          {{"lagrange", studies::Form::Lagrange},
-                                           {"hamilton", studies::Form::Hamilton},
-                                           {"multipliers", studies::Form::Multipliers},
-                                           {"maggi", studies::Form::Maggi}});
+    settings.form = choose("form", *form, choices_by_name(studies::form_choices()));
   }
-  settings.stabilization = choose<studies::Stabilization>("stabilize", stabilize,
-                                                          {{"none", studies::Stabilization::None},
-                                                           {"baumgarte", studies::Stabilization::Baumgarte},
-                                                           {"ggl", studies::Stabilization::Ggl}});
+  settings.stabilization = choose("stabilize", stabilize, choices_by_name(studies::stabilization_choices()));
 }
 
 std::vector<studies::Assignment> assignments(const std::map<std::string, double>& values) {

@@ -45,7 +45,14 @@ struct ModelOptions {
   void apply_to(studies::RunSettings& settings) const;
 };
 
-/// The value of `choices` named `text`; SettingsError naming the argument otherwise.
+/// A front end's (name, value) choices (studies::form_choices, ...) keyed by name.
+template <class Enum>
+std::map<std::string, Enum> choices_by_name(const std::vector<std::pair<std::string, Enum>>& choices) {
+  return {choices.begin(), choices.end()};
+}
+
+/// The value of `choices` named `text`; SettingsError naming the argument otherwise (the names
+/// listed in alphabetical order).
 template <class Enum>
 Enum choose(const char* argument, const std::string& text, const std::map<std::string, Enum>& choices) {
   const auto found = choices.find(text);

@@ -179,7 +179,7 @@ py::object sweep_study(const std::string& model, const std::optional<std::vector
   plan.base = study_settings(entry, options, list_keywords());
   plan.steps = list_or("steps", steps, {1e-3});
   plan.rtols = list_or("rtols", rtols, {1e-8});
-  const MethodList list = method_list(methods.value_or(std::vector<std::string>{"rk4"}));
+  const MethodList list = method_list(methods.value_or(std::vector<std::string>{default_method().name}));
   plan.methods = list.methods;
   check_lists_apply(list.used, plan.base.options, steps.has_value(), rtols.has_value());
   check_method_options_apply(plan.base.given, plan.base.options, list.used, examples::methods());
@@ -539,7 +539,7 @@ void add_study_functions(py::module_& m) {
         py::arg("set") = std::map<std::string, double>{}, py::arg("init") = std::map<std::string, double>{},
         py::arg("threads") = py::none(), py::arg("progress") = false,
         (std::string(advise_doc) + "\n" + options_doc).c_str());
-  m.def("diagnose", &diagnose_study, py::arg("model"), py::kw_only(), py::arg("method") = "rk4",
+  m.def("diagnose", &diagnose_study, py::arg("model"), py::kw_only(), py::arg("method") = default_method().name,
         py::arg("step") = py::none(), py::arg("rtol") = py::none(), py::arg("levels") = std::size_t{5},
         py::arg("set") = std::map<std::string, double>{}, py::arg("init") = std::map<std::string, double>{},
         py::arg("threads") = py::none(), py::arg("progress") = false,

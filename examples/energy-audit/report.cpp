@@ -248,7 +248,9 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   j["model"] = run.model;
   j["form"] = form_name(run.form);
   j["integrated_equations"] = integrated_equations(model, run.form);
-  if (run.form == Form::Maggi) j["independent"] = run.independent;
+  if (form_traits(run.form).second_half_names == SecondHalfNames::IndependentVelocities) {
+    j["independent"] = run.independent;
+  }
   j["method"] = run.method.name;
   j["step"] = run.method.adaptive() ? Json(nullptr) : Json(run.step);
   if (run.method.adaptive()) {

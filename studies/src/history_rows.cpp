@@ -9,13 +9,9 @@
 namespace energy_audit::studies {
 
 SecondHalf second_half(const ModelEntry& model, Form form, const std::vector<std::string>& independent) {
-  switch (form) {
-    case Form::Hamilton: return {"p", model.coordinate_names};
-    case Form::Maggi: return {"u", independent};
-    case Form::Lagrange:
-    case Form::Multipliers: break;
-  }
-  return {"v", model.coordinate_names};
+  const FormTraits& traits = form_traits(form);
+  if (traits.second_half_names == SecondHalfNames::IndependentVelocities) return {traits.second_half, independent};
+  return {traits.second_half, model.coordinate_names};
 }
 
 namespace {

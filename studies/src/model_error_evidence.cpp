@@ -23,22 +23,17 @@ std::string coordinate_name(const ModelEntry& model, std::size_t i) {
 }
 
 std::string integrated_equations(const ModelEntry& model, Form form) {
-  // A model's own equations that this form does not run: its result says nothing of them.
-  const std::string unused = model.has_hand_accelerations && form != Form::Lagrange
-                                 ? "; the model's hand-derived accelerations are not run in this form"
-                                 : "";
-  switch (form) {
-    case Form::Lagrange:
-      return model.has_hand_accelerations ? "the model's hand-derived accelerations"
-                                          : "Lagrange's equations derived from T, V and f";
-    case Form::Hamilton: return "Hamilton's equations derived from T, V and f" + unused;
-    case Form::Multipliers:
-    case Form::Maggi:
-      return model.has_equation_error
-                 ? "equations derived from T, V, f and the constraints, plus the model's own equation error"
-                 : "equations derived from T, V, f and the constraints";
+  const FormTraits& traits = form_traits(form);
+  if (traits.own_equations == OwnEquations::HandAccelerations && model.has_hand_accelerations) {
+    return "the model's hand-derived accelerations";
   }
-  return {};
+  if (traits.own_equations == OwnEquations::EquationError && model.has_equation_error) {
+    return std::string(traits.derived_equations) + ", plus the model's own equation error";
+  }
+  // A model's own equations that this form does not run: its result says nothing of them.
+  const std::string unused =
+      model.has_hand_accelerations ? "; the model's hand-derived accelerations are not run in this form" : "";
+  return traits.derived_equations + unused;
 }
 
 ModelErrorEvidence model_error_evidence(const ModelEntry& model, const RunOutcome& run) {

@@ -22,33 +22,6 @@ std::string OptionNames::operator()(std::string_view name) const {
   return spelled;
 }
 
-const char* stabilization_name(Stabilization s) {
-  switch (s) {
-    case Stabilization::Baumgarte: return "baumgarte";
-    case Stabilization::Ggl: return "ggl";
-    case Stabilization::None: break;
-  }
-  return "none";
-}
-
-const char* phase_name(PiecePhase phase) {
-  switch (phase) {
-    case PiecePhase::Right: return "right";
-    case PiecePhase::Midpoint: return "midpoint";
-  }
-  return "?";
-}
-
-const char* form_name(Form form) {
-  switch (form) {
-    case Form::Hamilton: return "hamilton";
-    case Form::Multipliers: return "multipliers";
-    case Form::Maggi: return "maggi";
-    case Form::Lagrange: break;
-  }
-  return "lagrange";
-}
-
 ExtraOutputRecord::ExtraOutputRecord(std::vector<std::string> output_names)
     : names(std::move(output_names)),
       initial(names.size()),
@@ -407,7 +380,9 @@ RunOutcome run_model(const ModelEntry& model, const ModelSetup& setup, const Run
   RunOutcome outcome;
   outcome.model = model.name;
   outcome.form = form_of(model, settings);
-  if (outcome.form == Form::Maggi) outcome.independent = independent_velocities_of(model, settings);
+  if (form_traits(outcome.form).second_half_names == SecondHalfNames::IndependentVelocities) {
+    outcome.independent = independent_velocities_of(model, settings);
+  }
   outcome.method = settings.method;
   outcome.step = settings.step;
   outcome.adaptive = settings.adaptive;

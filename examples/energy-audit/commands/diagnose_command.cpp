@@ -81,7 +81,7 @@ void print_diagnosis(std::ostream& out, const std::string& model, const Diagnosi
 struct DiagnoseCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
-  std::string method = "rk4";
+  std::string method = default_method().name;
   double step = 1e-3;
   std::size_t levels = 5;
   StudyOptions study;

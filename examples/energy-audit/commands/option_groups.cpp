@@ -57,12 +57,9 @@ void CommonOptions::add_to(CLI::App& command) {
   app = &command;
   command.add_option("MODEL", model, "model name (see `energy-audit list`)")->required()->check(one_of(all_model_names()));
   form_option = command.add_option("--form", form,
-                                   "formulation: lagrange|hamilton (Lagrange models), multipliers|maggi "
-                                   "(multiplier models); default: the model's first (see `energy-audit list`)")
-                    ->transform(choice<Form>({{"lagrange", Form::Lagrange},
-                                              {"hamilton", Form::Hamilton},
-                                              {"multipliers", Form::Multipliers},
-                                              {"maggi", Form::Maggi}}));
+                                   "formulation: " + studies::form_names_by_model_kind() +
+                                       "; default: the model's first (see `energy-audit list`)")
+                    ->transform(choice(studies::form_choices()));
   command.add_option("--independent", independent,
                      "--form maggi: the independent velocities, comma-separated coordinate names "
                      "(default: the model's)")
@@ -80,15 +77,16 @@ void CommonOptions::add_to(CLI::App& command) {
       command.add_option("--drift-threshold", drift_threshold,
                          "multiplier models: pass when max |Phi| and max |G v + g| are <= X, in the constraints' units")
           ->check(non_negative_number())->capture_default_str();
-  command.add_option("--stabilize", stabilize, "multiplier models: none|baumgarte|ggl (ggl on idas only)")
-      ->transform(choice<Stabilization>({{"none", Stabilization::None},
-                                         {"baumgarte", Stabilization::Baumgarte},
-                                         {"ggl", Stabilization::Ggl}}))
+  command.add_option("--stabilize", stabilize,
+                     "multiplier models: " + studies::names_joined(studies::stabilization_names, "|") +
+                         " (ggl on idas only)")
+      ->transform(choice(studies::stabilization_choices()))
       ->default_str("none");
   phase_option = command.add_option("--phase", phase,
-                                    "models with an excitation in pieces (container-line): right|midpoint, the "
-                                    "piece each stage of a fixed step takes (default: right)")
-                     ->transform(choice<PiecePhase>({{"right", PiecePhase::Right}, {"midpoint", PiecePhase::Midpoint}}));
+                                    "models with an excitation in pieces (container-line): " +
+                                        studies::names_joined(studies::phase_names, "|") +
+                                        ", the piece each stage of a fixed step takes (default: right)")
+                     ->transform(choice(studies::phase_choices()));
   command.add_option("--baumgarte", baumgarte, "Baumgarte ALPHA,BETA [1/s] for --stabilize baumgarte")
       ->delimiter(',')->check(non_negative_number())->type_name("ALPHA,BETA")->default_str("5,5");
   no_equation_check_option = command.add_flag(

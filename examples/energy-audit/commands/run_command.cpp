@@ -30,7 +30,7 @@ namespace {
 struct RunCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
-  std::string method = "rk4";
+  std::string method = default_method().name;
   double step = 1e-3;
   std::string table;
   bool relax = false;

@@ -28,7 +28,7 @@ struct SweepCommand {
   CommonOptions common;
   AdaptiveOptions adaptive;
   std::vector<AssignmentList> set_lists, init_lists;
-  std::vector<std::string> methods{"rk4"};
+  std::vector<std::string> methods{default_method().name};
   std::vector<double> steps{1e-3};
   std::vector<double> rtols{1e-8};
   StudyOptions study;
@@ -47,7 +47,7 @@ struct SweepCommand {
     command.add_option("--init", init_lists, "an initial value and its values, NAME=V1,V2,... (repeatable)")
         ->check(assignment_list())->take_all()->type_name("NAME=V1,V2,...");
     command.add_option("--methods", methods, "comma-separated methods")
-        ->delimiter(',')->check(known_method())->default_str("rk4");
+        ->delimiter(',')->check(known_method())->default_str(default_method().name);
     steps_option = command.add_option("--steps", steps, "comma-separated steps for the fixed-step methods")
                        ->delimiter(',')->check(positive_number())->default_str("1e-3");
     rtols_option = command.add_option("--rtols", rtols, "comma-separated rtols for the adaptive methods")

@@ -24,6 +24,7 @@
 #include <energy_audit/trajectory_audit.hpp>
 
 #include <energy_audit/studies/fixed_step_family.hpp>
+#include <energy_audit/studies/forms.hpp>
 #include <energy_audit/studies/method_families.hpp>
 #include <energy_audit/studies/run_model.hpp>
 #include <energy_audit/studies/run_system.hpp>
@@ -93,9 +94,15 @@ struct ModelEntry {
   std::function<ExtraOutputFunction(const ModelSetup& setup)> acceleration_function;
 
   bool has_multipliers() const { return !multiplier_names.empty(); }
+  /// Whether the model's own equations run in `form` (form_traits' own_equations), where the
+  /// equation check applies.
   bool checks_equations(Form form) const {
-    return (has_hand_accelerations && form == Form::Lagrange) ||
-           (has_equation_error && (form == Form::Multipliers || form == Form::Maggi));
+    switch (form_traits(form).own_equations) {
+      case OwnEquations::HandAccelerations: return has_hand_accelerations;
+      case OwnEquations::EquationError: return has_equation_error;
+      case OwnEquations::None: break;
+    }
+    return false;
   }
   /// Applies --set and --init to a fresh model; throws SettingsError naming an unknown name or a
   /// value outside its domain, and the option as `names` spells it.
@@ -142,7 +149,7 @@ void assign(M& model, const Members& members, const Assignment& a, const std::st
 
 /// The positions of `names` among a model's coordinates (names checked by check_settings).
 template <int k, class Names>
-std::array<int, k> indices_of(const std::vector<std::string>& names, const Names& coordinates) {
+std::array<int, k> indices_of(std::span<const std::string> names, const Names& coordinates) {
   std::array<int, k> indices{};
   for (int j = 0; j < k; ++j) {
     indices[j] = static_cast<int>(std::find(coordinates.begin(), coordinates.end(), names[j]) - coordinates.begin());
@@ -160,21 +167,41 @@ M configured(const ModelSetup& setup, const std::string& name, M model, const Op
   return model;
 }
 
-/// What visit(system) returns for the system of `model` in `form` (Maggi's: with the independent
-/// velocities `independent`; Lagrange's: with accelerations from `source`), Z not carried.
+/// How the system of a model in a form is built, beyond the form itself.
+struct SystemChoice {
+  Form form = Form::Lagrange;
+  std::span<const std::string> independent;  ///< Maggi's form: the independent velocities
+  AccelerationSource source = AccelerationSource::Hand;  ///< Lagrange's form: where its accelerations come from
+  EnergyFlow flow = EnergyFlow::Off;          ///< whether the state carries Z
+  std::optional<Baumgarte> baumgarte;         ///< the multipliers form: Baumgarte's stabilization, if any
+};
+
+/// What visit(system) returns for the system of `model` in `choice.form`, built as `choice` says:
+/// the one place that maps a form to its system, for a run and for the functions of its history
+/// rows alike.
 template <DescribedModel M, class Visit>
-ExtraOutputFunction visit_form(const M& model, Form form, const std::vector<std::string>& independent,
-                               AccelerationSource source, Visit visit) {
+auto visit_system(const M& model, const SystemChoice& choice, Visit&& visit) {
   if constexpr (MultiplierModel<M>) {
-    if (form == Form::Maggi) {
+    if (choice.form == Form::Maggi) {
       return visit(MaggiSystem<M>(
-          model, indices_of<M::dofs - M::constraints>(independent, M::coordinate_names()), EnergyFlow::Off));
+          model, indices_of<M::dofs - M::constraints>(choice.independent, M::coordinate_names()), choice.flow));
     }
-    return visit(MultiplierSystem<M>(model, std::nullopt, EnergyFlow::Off));
-  } else if (form == Form::Hamilton) {
-    return visit(HamiltonSystem<M>(model, EnergyFlow::Off));
+    return visit(MultiplierSystem<M>(model, choice.baumgarte, choice.flow));
+  } else if (choice.form == Form::Hamilton) {
+    return visit(HamiltonSystem<M>(model, choice.flow));
   } else {
-    return visit(LagrangeSystem<M>(model, source, EnergyFlow::Off));
+    return visit(LagrangeSystem<M>(model, choice.source, choice.flow));
+  }
+}
+
+/// The initial state y0 of `system` from the model's initial q and v at t0, one call for every
+/// system: Hamilton's momenta are taken at t0, the other systems' states do not depend on it.
+template <class System, class Start>
+Vector initial_state_of(const System& system, const Start& start, double t0) {
+  if constexpr (requires { system.initial_state(start.q, start.v, t0); }) {
+    return system.initial_state(start.q, start.v, t0);
+  } else {
+    return system.initial_state(start.q, start.v);
   }
 }
 
@@ -229,8 +256,8 @@ ExtraOutputFunction row_extra_outputs(System system) {
 template <DescribedModel M>
   requires HasExtraOutputs<M>
 ExtraOutputFunction extra_output_function(const M& model, Form form, const std::vector<std::string>& independent) {
-  return visit_form(model, form, independent, LagrangeSystem<M>::default_source(),
-                    [](auto system) { return row_extra_outputs(std::move(system)); });
+  return visit_system(model, {.form = form, .independent = independent, .source = LagrangeSystem<M>::default_source()},
+                      [](auto system) { return row_extra_outputs(std::move(system)); });
 }
 
 }  // namespace detail
@@ -257,8 +284,7 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   entry.has_phase = detail::HasPiecePhase<M>;
   entry.has_energy_gradient = EnergyGradientModel<M>;
   entry.separable = is_separable<M>;
-  entry.forms = MultiplierModel<M> ? std::vector<Form>{Form::Multipliers, Form::Maggi}
-                                   : std::vector<Form>{Form::Lagrange, Form::Hamilton};
+  entry.forms = forms_of(MultiplierModel<M> ? ModelKind::Multiplier : ModelKind::Lagrange);
   if constexpr (MultiplierModel<M>) {
     if constexpr (requires { M::independent_velocities(); }) {
       for (auto velocity : M::independent_velocities()) entry.independent_velocities.emplace_back(velocity);
@@ -283,17 +309,19 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
   if constexpr (NamedForcesModel<M>) {
     entry.force_power_function = [name, prototype](const ModelSetup& setup, Form form,
                                                    const std::vector<std::string>& independent) {
-      return detail::visit_form(detail::configured<M>(setup, name, prototype), form, independent,
-                                LagrangeSystem<M>::default_source(),
-                                [](auto system) { return detail::row_force_powers(std::move(system)); });
+      return detail::visit_system(
+          detail::configured<M>(setup, name, prototype),
+          {.form = form, .independent = independent, .source = LagrangeSystem<M>::default_source()},
+          [](auto system) { return detail::row_force_powers(std::move(system)); });
     };
   }
   if constexpr (MultiplierModel<M> ? HasEquationError<M> : HasHandAccelerations<M>) {
     if (entry.has_hand_accelerations || entry.has_equation_error) {
       entry.equation_residual_function = [name, source, prototype](const ModelSetup& setup, Form form,
                                                                    const std::vector<std::string>& independent) {
-        return detail::visit_form(detail::configured<M>(setup, name, prototype), form, independent, source,
-                                  [](auto system) { return detail::row_equation_residuals(std::move(system)); });
+        return detail::visit_system(
+            detail::configured<M>(setup, name, prototype), {.form = form, .independent = independent, .source = source},
+            [](auto system) { return detail::row_equation_residuals(std::move(system)); });
       };
     }
   }
@@ -330,26 +358,16 @@ ModelEntry make_entry(std::string name, std::string description, M prototype,
     }
     for (const auto& p : M::parameters()) outcome.parameters.push_back({std::string(p.name), model.*(p.member)});
     const InitialState<M::dofs> start = model.initial_state();
-    const EnergyFlow flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off;
-    if constexpr (MultiplierModel<M>) {
-      if (outcome.form == Form::Maggi) {
-        const MaggiSystem<M> system(model, detail::indices_of<M::dofs - M::constraints>(outcome.independent,
-                                                                                          M::coordinate_names()),
-                                    flow);
-        run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
-        return;
-      }
-      std::optional<Baumgarte> baumgarte;
-      if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
-      const MultiplierSystem<M> system(model, baumgarte, flow);
-      run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
-    } else if (outcome.form == Form::Hamilton) {
-      const HamiltonSystem<M> system(model, flow);
-      run_system<Families>(outcome, system, system.initial_state(start.q, start.v, M::interval.t0), settings);
-    } else {
-      const LagrangeSystem<M> system(model, source, flow);
-      run_system<Families>(outcome, system, system.initial_state(start.q, start.v), settings);
-    }
+    std::optional<Baumgarte> baumgarte;
+    if (settings.stabilization == Stabilization::Baumgarte) baumgarte = settings.baumgarte;
+    const detail::SystemChoice choice{.form = outcome.form,
+                                      .independent = outcome.independent,
+                                      .source = source,
+                                      .flow = settings.audited ? EnergyFlow::Carried : EnergyFlow::Off,
+                                      .baumgarte = baumgarte};
+    detail::visit_system(model, choice, [&](const auto& system) {
+      run_system<Families>(outcome, system, detail::initial_state_of(system, start, M::interval.t0), settings);
+    });
   };
   return entry;
 }

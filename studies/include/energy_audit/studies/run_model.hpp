@@ -21,7 +21,10 @@
 #include <energy_audit/solver_counters.hpp>
 
 #include <energy_audit/studies/assignment.hpp>
+#include <energy_audit/studies/forms.hpp>
 #include <energy_audit/studies/methods.hpp>
+#include <energy_audit/studies/piece_phase_names.hpp>
+#include <energy_audit/studies/stabilization.hpp>
 
 namespace energy_audit::studies {
 
@@ -30,17 +33,6 @@ struct ModelEntry;
 /// Most steps a fixed-step run may take: more is a usage error (a mistyped step), not a
 /// run of hours.
 inline constexpr double max_fixed_steps = 1e9;
-
-/// The formulation a model runs in: Lagrange's equations (y = [q, v, Z]) or Hamilton's
-/// (y = [q, p, Z]) for a Lagrange model; with multipliers (y = [q, v, Z], λ from the
-/// saddle point) or Maggi's equations (y = [q, u, Z]) for a multiplier model.
-enum class Form { Lagrange, Hamilton, Multipliers, Maggi };
-const char* form_name(Form form);
-
-/// Constraint stabilization for multiplier models.
-enum class Stabilization { None, Baumgarte, Ggl };
-const char* stabilization_name(Stabilization s);
-const char* phase_name(PiecePhase phase);
 
 /// The names of the options that set a run's fields, for messages: the command line's by
 /// default; a study that takes lists names its own method, step and rtol options (--methods,
