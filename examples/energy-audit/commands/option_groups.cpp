@@ -44,6 +44,14 @@ std::vector<std::string> method_names() {
   return studies::method_names(examples::methods());
 }
 
+std::string methods_with(bool Method::*property) {
+  std::vector<std::string> names;
+  for (const Method& method : examples::methods()) {
+    if (method.*property) names.push_back(method.name);
+  }
+  return join(names);
+}
+
 CLI::Validator known_method() {
   return CLI::Validator(
       [known = one_of(method_names())](std::string& text) {
@@ -79,7 +87,7 @@ void CommonOptions::add_to(CLI::App& command) {
           ->check(non_negative_number())->capture_default_str();
   command.add_option("--stabilize", stabilize,
                      "multiplier models: " + studies::names_joined(studies::stabilization_names, "|") +
-                         " (ggl on idas only)")
+                         " (ggl on " + methods_with(&Method::takes_residual_form) + " only)")
       ->transform(choice(studies::stabilization_choices()))
       ->default_str("none");
   phase_option = command.add_option("--phase", phase,
@@ -137,10 +145,12 @@ void AdaptiveOptions::add_to(CLI::App& command, bool with_rtol) {
       ->check(positive_number())->capture_default_str();
   command.add_option("--max-steps", max_steps, "adaptive methods: most internal steps for the whole run")
       ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
-  command.add_option("--z-as", z_as, "adaptive methods: Z in the state (a residual for idas) or as a quadrature: state|quadrature")
+  command.add_option("--z-as", z_as,
+                     "adaptive methods: Z in the state (a residual for " + methods_with(&Method::takes_residual_form) +
+                         ") or as a quadrature (" + methods_with(&Method::carries_quadrature) + "): state|quadrature")
       ->transform(choice<studies::ZMode>({{"state", studies::ZMode::State}, {"quadrature", studies::ZMode::Quadrature}}))
       ->default_str("state");
-  command.add_option("--iteration", iteration, "cvode-adams: nonlinear iteration newton|fixed-point")
+  command.add_option("--iteration", iteration, methods_with(&Method::chooses_iteration) + ": nonlinear iteration newton|fixed-point")
       ->transform(choice<studies::NonlinearIteration>({{"newton", studies::NonlinearIteration::Newton},
                                                   {"fixed-point", studies::NonlinearIteration::FixedPoint}}))
       ->default_str("newton");

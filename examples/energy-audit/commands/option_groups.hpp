@@ -40,6 +40,9 @@ std::vector<std::string> all_model_names();
 
 /// The names of every method (see `energy-audit list`).
 std::vector<std::string> method_names();
+/// The names of the methods with `property` (Method::takes_fixed_step, ...), as help lists them:
+/// "arkode-erk, arkode-dirk"; empty when none has it.
+std::string methods_with(bool Method::*property);
 /// Accepts a method's name among method_names(); refuses any other, saying why for a method that
 /// energy-audit, as built, does not offer (arkode-sprk below SUNDIALS 6.6).
 CLI::Validator known_method();

@@ -48,7 +48,10 @@ struct RunCommand {
     common.add_to(command);
     command.add_option("--method", method, "integration method (see `energy-audit list`)")
         ->check(known_method())->capture_default_str();
-    step_option = command.add_option("--step", step, "fixed step h (fixed-step methods; arkode-erk, arkode-dirk)")
+    const std::string also_at_fixed_step = methods_with(&Method::takes_fixed_step);
+    step_option = command.add_option("--step", step,
+                                     "fixed step h (fixed-step methods" +
+                                         (also_at_fixed_step.empty() ? std::string() : "; " + also_at_fixed_step) + ")")
                       ->check(positive_number())->capture_default_str();
     table_option = command.add_option(
         "--table", table,
