@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include <energy_audit/studies/adaptive_setting_names.hpp>
+
 #include "model_registry.hpp"
 
 namespace energy_audit::python {
@@ -78,13 +80,11 @@ void ModelOptions::apply_to(studies::RunSettings& settings) const {
   if (z_as) {
     settings.given.insert("z-as");
     settings.adaptive.z_mode =
-        choose<studies::ZMode>("z_as", *z_as, {{"state", studies::ZMode::State}, {"quadrature", studies::ZMode::Quadrature}});
+        choose("z_as", *z_as, choices_by_name(studies::z_mode_choices()));
   }
   if (iteration) {
     settings.given.insert("iteration");
-    settings.adaptive.iteration = choose<studies::NonlinearIteration>(
-        "iteration", *iteration,
-        {{"newton", studies::NonlinearIteration::Newton}, {"fixed-point", studies::NonlinearIteration::FixedPoint}});
+    settings.adaptive.iteration = choose("iteration", *iteration, choices_by_name(studies::iteration_choices()));
   }
   if (baumgarte) {
     settings.given.insert("baumgarte");

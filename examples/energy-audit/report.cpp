@@ -10,6 +10,7 @@
 
 #include <energy_audit/error.hpp>
 #include <energy_audit/run_end.hpp>
+#include <energy_audit/studies/adaptive_setting_names.hpp>
 #include <energy_audit/studies/model_error_evidence.hpp>
 #include <energy_audit/studies/study_records.hpp>
 #include <energy_audit/studies/transferable.hpp>
@@ -21,7 +22,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const char* z_mode_name(studies::ZMode mode) { return mode == studies::ZMode::State ? "state" : "quadrature"; }
 
 Json counters_json(const energy_audit::SolverCounters& c) {
   Json j;
@@ -174,7 +174,7 @@ void print_summary(std::ostream& out, const ModelEntry& model, const RunOutcome&
       << "method     " << run.method.name << "\n";
   if (run.method.adaptive()) {
     out << "tolerances rtol " << printf_text("%g", run.adaptive.rtol) << ", atol " << printf_text("%g", run.adaptive.atol)
-        << (run.audit ? std::string(", Z as ") + z_mode_name(run.adaptive.z_mode) : std::string(", Z not carried"))
+        << (run.audit ? std::string(", Z as ") + studies::z_mode_name(run.adaptive.z_mode) : std::string(", Z not carried"))
         << "\n";
   } else {
     out << "step       " << printf_text("%g", run.step) << "\n";
@@ -256,7 +256,7 @@ void write_json(OutputFile& file, const ModelEntry& model, const RunOutcome& run
   if (run.method.adaptive()) {
     j["rtol"] = run.adaptive.rtol;
     j["atol"] = run.adaptive.atol;
-    j["z_as"] = audit ? Json(z_mode_name(run.adaptive.z_mode)) : Json(nullptr);
+    j["z_as"] = audit ? Json(studies::z_mode_name(run.adaptive.z_mode)) : Json(nullptr);
   }
   if (!run.table.empty()) j["table"] = run.table;
   j["t0"] = run.interval.t0;

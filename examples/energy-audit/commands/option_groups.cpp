@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include <energy_audit/studies/adaptive_setting_names.hpp>
 #include <energy_audit/studies/methods.hpp>
 
 #include "example_models.hpp"
@@ -147,12 +148,14 @@ void AdaptiveOptions::add_to(CLI::App& command, bool with_rtol) {
       ->check(positive_count(std::numeric_limits<long>::max()))->capture_default_str();
   command.add_option("--z-as", z_as,
                      "adaptive methods: Z in the state (a residual for " + methods_with(&Method::takes_residual_form) +
-                         ") or as a quadrature (" + methods_with(&Method::carries_quadrature) + "): state|quadrature")
-      ->transform(choice<studies::ZMode>({{"state", studies::ZMode::State}, {"quadrature", studies::ZMode::Quadrature}}))
+                         ") or as a quadrature (" + methods_with(&Method::carries_quadrature) +
+                         "): " + studies::names_joined(studies::z_mode_names, "|"))
+      ->transform(choice(studies::z_mode_choices()))
       ->default_str("state");
-  command.add_option("--iteration", iteration, methods_with(&Method::chooses_iteration) + ": nonlinear iteration newton|fixed-point")
-      ->transform(choice<studies::NonlinearIteration>({{"newton", studies::NonlinearIteration::Newton},
-                                                  {"fixed-point", studies::NonlinearIteration::FixedPoint}}))
+  command.add_option("--iteration", iteration,
+                     methods_with(&Method::chooses_iteration) + ": nonlinear iteration " +
+                         studies::names_joined(studies::iteration_names, "|"))
+      ->transform(choice(studies::iteration_choices()))
       ->default_str("newton");
   command.add_option("--initial-step", initial_step, "adaptive methods: first step (0: the solver's estimate)")
       ->check(non_negative_number())->capture_default_str();
