@@ -36,6 +36,11 @@ inline studies::Method method_at_fixed_step(const studies::Method& method, const
   return ExampleMethodFamilies::at_fixed_step(method, table, relax);
 }
 
+/// What --table and --relax mean for the methods that take them (MethodFamilies::table_help,
+/// relax_help): for help.
+inline std::string table_help() { return ExampleMethodFamilies::table_help(); }
+inline std::string relax_help() { return ExampleMethodFamilies::relax_help(); }
+
 /// Refuses a table (`option`) that `method` cannot take (MethodFamilies::check_table); an empty
 /// table is the method's default.
 inline void check_table(const studies::Method& method, const std::string& table, bool adaptive,

@@ -53,15 +53,8 @@ struct RunCommand {
                                      "fixed step h (fixed-step methods" +
                                          (also_at_fixed_step.empty() ? std::string() : "; " + also_at_fixed_step) + ")")
                       ->check(positive_number())->capture_default_str();
-    table_option = command.add_option(
-        "--table", table,
-        "arkode-erk, arkode-dirk: its Butcher table by ARKODE's name (default: the stepper's of "
-        "order 4; with --relax on arkode-dirk, the relaxation default); arkode-sprk: its SPRK method "
-        "(default ARKODE_SPRK_MCLACHLAN_4_4)");
-    command.add_flag(
-        "--relax", relax,
-        "arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
-        "(SUNDIALS >= 6.6; scleronomic models, not in form maggi)");
+    table_option = command.add_option("--table", table, examples::table_help());
+    command.add_flag("--relax", relax, examples::relax_help());
     adaptive.add_to(command, true);
     every_option = command.add_option("--every", every,
                                       "write every K-th step to the --csv history and the --plot (delta_C sees all)")

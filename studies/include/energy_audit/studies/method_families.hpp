@@ -3,6 +3,7 @@
 /// The method families a model entry is compiled for (method_family.hpp): their methods, in the
 /// families' order, and the run of any of them, dispatched to the family the method belongs to.
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -90,6 +91,13 @@ struct MethodFamilies {
     }
   }
 
+  /// What the families whose methods take a table (`table_help()`) say of it, for help; joined by
+  /// "; ", empty when no family has tables.
+  static std::string table_help() { return joined_help({table_help_of<Families>()...}); }
+
+  /// What the families whose methods relax their steps (`relax_help()`) say of it, as table_help.
+  static std::string relax_help() { return joined_help({relax_help_of<Families>()...}); }
+
   /// Calls run(family) with the family of `method`, as a value of that type (MethodFamily types
   /// are empty tags). Throws std::invalid_argument when none of the families has it.
   template <class Run>
@@ -99,6 +107,29 @@ struct MethodFamilies {
   }
 
  private:
+  template <class Family>
+  static std::string table_help_of() {
+    if constexpr (requires { Family::table_help(); }) return Family::table_help();
+    return {};
+  }
+
+  template <class Family>
+  static std::string relax_help_of() {
+    if constexpr (requires { Family::relax_help(); }) return Family::relax_help();
+    return {};
+  }
+
+  /// The texts that are not empty, joined by "; ".
+  static std::string joined_help(std::initializer_list<std::string> texts) {
+    std::string help;
+    for (const std::string& text : texts) {
+      if (text.empty()) continue;
+      if (!help.empty()) help += "; ";
+      help += text;
+    }
+    return help;
+  }
+
   template <class Family, class Run>
   static bool run_if_owner(const Method& method, Run& run) {
     if constexpr (OffersNoMethods<Family>) {

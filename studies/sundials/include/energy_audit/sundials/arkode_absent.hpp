@@ -28,6 +28,9 @@ struct ArkodeAbsent {
     return method_name + " needs ARKODE, which the SUNDIALS found (" SUNDIALS_VERSION ") does not have";
   }
 
+  static std::string table_help() { return "arkode-erk, arkode-dirk, which need ARKODE: a Butcher table"; }
+  static std::string relax_help() { return "arkode-erk, arkode-dirk, which need ARKODE: ARKODE's relaxation"; }
+
   static void check_table(const studies::Method&, const std::string&, bool, const std::string& option) {
     throw studies::SettingsError(option + ": " + only_with_arkode);
   }

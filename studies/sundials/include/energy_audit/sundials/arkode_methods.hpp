@@ -72,6 +72,23 @@ struct ArkodeMethods {
     return {};
   }
 
+  /// What --table means for the family's methods (help).
+  static std::string table_help() {
+    std::string help =
+        "arkode-erk, arkode-dirk: its Butcher table by ARKODE's name (default: the stepper's of order 4; with "
+        "--relax on arkode-dirk, the relaxation default)";
+    if (arkode_has_sprk) {
+      help += "; arkode-sprk: its SPRK method (default " + default_table(TableKind::Symplectic).name + ")";
+    }
+    return help;
+  }
+
+  /// What --relax means for the family's methods (help).
+  static std::string relax_help() {
+    return "arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H = T + V "
+           "(SUNDIALS >= 6.6; scleronomic models, not in form maggi)";
+  }
+
   /// The stepper of one of the family's methods.
   static ArkodeStepper stepper(const studies::Method& method) {
     if (!studies::belongs_to<ArkodeMethods>(method)) {
