@@ -14,7 +14,8 @@
 ///      const KinematicSettings&, StopRequest&)`: one run of a kinematic model (kinematic_run.hpp).
 ///   - optionally the checks of the options only some of its methods take, which the front ends
 ///     call through MethodFamilies: `unavailable(name)` (why a method it knows of is not offered
-///     by this build), `at_fixed_step`, `check_table`, `check_relax` (method_families.hpp).
+///     by this build), `at_fixed_step`, `check_table`, `check_relax`, `table_help`, `relax_help`
+///     (method_families.hpp).
 /// A family that offers no method in this build (a solver the build lacks) declares
 /// `using offers_no_methods = void;`: it answers for the methods it knows of and runs nothing.
 /// The runs are compiled for each system type: no virtual call per right-hand side.
