@@ -102,14 +102,15 @@ struct RunCommand {
 
   /// --method as it runs: an adaptive method that takes a fixed step runs at --step when it is
   /// given, and then takes no tolerances; a method that always runs at a fixed step has the order
-  /// of its table; --table and --relax are checked, and --z-as quadrature refused for a method
-  /// without quadratures.
+  /// of its table; --table and --relax are checked, and --z-as quadrature refused for an adaptive
+  /// method without quadratures.
   Method chosen_method() const {
     const Method& chosen = find_method(method);
     const bool at_fixed_step = runs_at_given_step(chosen, given_options(*app), OptionNames{});
     check_table(chosen, table, chosen.adaptive() && !at_fixed_step);
     examples::check_relax(chosen, table, relax);
-    if (!chosen.carries_quadrature && adaptive.z_as == studies::ZMode::Quadrature) {
+    // A method without adaptive options is refused --z-as with them (AdaptiveOptions::check_applicable).
+    if (chosen.adaptive() && !chosen.carries_quadrature && adaptive.z_as == studies::ZMode::Quadrature) {
       throw UsageError("--z-as: " + chosen.name + " has no quadratures: it carries Z in the state");
     }
     if (!at_fixed_step) return chosen.needs_separable_model ? method_at_fixed_step(chosen, table) : chosen;
