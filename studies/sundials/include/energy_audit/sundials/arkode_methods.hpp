@@ -20,9 +20,11 @@
 #include <energy_audit/sundials/arkode_options.hpp>
 #include <energy_audit/sundials/butcher_tables.hpp>
 #include <energy_audit/sundials/integrate_arkode.hpp>
+#include <energy_audit/sundials/studies_settings.hpp>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace energy_audit::sun {
@@ -164,11 +166,7 @@ struct ArkodeMethods {
     options.stepper = stepper(method);
     options.table = table;
     if (method.adaptive()) {
-      options.rtol = adaptive.rtol;
-      options.atol = adaptive.atol;
-      options.max_steps = adaptive.max_steps;
-      options.initial_step = adaptive.initial_step;
-      options.max_step = adaptive.max_step;
+      options = detail::with_step_control(adaptive, std::move(options));
     } else {
       options.fixed_step = step;
       options.max_steps = std::numeric_limits<long>::max();  // the studies bound the number of fixed steps

@@ -3,6 +3,8 @@
 /// The studies' adaptive settings (energy_audit/studies/adaptive_settings.hpp) as the SUNDIALS
 /// adapters' options: what the families of EnergyAudit::studies_sundials hand their solver.
 
+#include <utility>
+
 #include <energy_audit/sundials/cvodes_options.hpp>
 #include <energy_audit/sundials/idas_options.hpp>
 
@@ -21,14 +23,22 @@ inline NonlinearIteration iteration_of(studies::NonlinearIteration iteration) {
 
 namespace detail {
 
-/// The settings every SUNDIALS integrator takes alike, copied into its `options`.
+/// The step control every SUNDIALS integrator takes alike (tolerances, step bounds), copied into
+/// its `options`.
 template <class Options>
-Options with_tolerances(const studies::AdaptiveSettings& settings, Options options) {
+Options with_step_control(const studies::AdaptiveSettings& settings, Options options) {
   options.rtol = settings.rtol;
   options.atol = settings.atol;
   options.max_steps = settings.max_steps;
   options.initial_step = settings.initial_step;
   options.max_step = settings.max_step;
+  return options;
+}
+
+/// The step control and where Ż is carried, for the integrators with quadratures (CVODES, IDAS).
+template <class Options>
+Options with_tolerances(const studies::AdaptiveSettings& settings, Options options) {
+  options = with_step_control(settings, std::move(options));
   options.z_mode = z_mode_of(settings.z_mode);
   options.quadrature_error_control = settings.quadrature_error_control;
   return options;
