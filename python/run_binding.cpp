@@ -11,7 +11,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -24,6 +23,7 @@
 #include <energy_audit/integrate_const.hpp>
 #include <energy_audit/run_progress.hpp>
 #include <energy_audit/stop_request.hpp>
+#include <energy_audit/studies/forms.hpp>
 #include <energy_audit/studies/history_rows.hpp>
 #include <energy_audit/studies/methods.hpp>
 #include <energy_audit/studies/model_error_evidence.hpp>
@@ -159,65 +159,38 @@ void warn_of_a_large_history(const studies::RunSettings& settings, const ea::Int
   if (PyErr_WarnEx(PyExc_UserWarning, text, 1) != 0) throw py::error_already_set();
 }
 
-/// The progress line of a run on sys.stderr: redrawn in place on a terminal, a line every few
-/// seconds elsewhere.
-class ProgressLine {
+/// The progress line of a run on sys.stderr: the studies' progress line (progress.hpp), a
+/// fixed-step run counted in steps of the total, an adaptive one by the time it reached.
+class RunProgressLine {
  public:
-  ProgressLine(const studies::ModelEntry& model, const studies::RunSettings& settings, const ea::Interval& interval)
-      : prefix_("energy_audit.run " + model.name + " " + settings.method.name + ": "),
-        interval_(interval),
-        fixed_steps_(settings.method.adaptive() ? 0 : fixed_steps(settings, interval)),
-        stderr_(py::module_::import("sys").attr("stderr")) {
-    try {
-      terminal_ = stderr_.attr("isatty")().cast<bool>();
-    } catch (const py::error_already_set&) {  // a stream without isatty is no terminal
+  RunProgressLine(const studies::ModelEntry& model, const studies::RunSettings& settings, const ea::Interval& interval)
+      : line_(true, [stderr_stream = py::module_::import("sys").attr("stderr")](const std::string& text) {
+          stderr_stream.attr("write")(text);
+          stderr_stream.attr("flush")();
+        }) {
+    const std::string what = "energy_audit.run " + model.name + " " + settings.method.name;
+    if (settings.method.adaptive()) {
+      line_.start_interval(what, interval.t0, interval.t_end);
+    } else {
+      line_.start(what, static_cast<std::size_t>(fixed_steps(settings, interval)), "steps");
     }
   }
 
-  /// Draws the line when it is due, or `last` (then ends it).
+  /// Shows how far the run got, at most every 0.2 s; `last` ends the line.
   void draw(const ea::RunProgress& progress, bool last) {
-    const auto now = std::chrono::steady_clock::now();
-    const std::chrono::duration<double> since_drawn = now - drawn_;
-    if (!last && since_drawn.count() < (terminal_ ? 0.25 : 5.0)) return;
-    drawn_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const std::size_t steps = progress.steps() > 0 ? progress.steps() - 1 : 0;  // the initial state is no step
-    char text[200];
-    double done = 0;
-    if (fixed_steps_ > 0) {
-      done = static_cast<double>(steps) / fixed_steps_;
-      std::snprintf(text, sizeof text, "%zu of %.0f steps (%.0f%%)", steps, fixed_steps_, 100 * done);
-    } else {
-      done = (progress.t() - interval_.t0) / (interval_.t_end - interval_.t0);
-      std::snprintf(text, sizeof text, "t = %.6g of %.6g (%.0f%%), %zu steps", progress.t(), interval_.t_end,
-                    100 * done, steps);
-    }
-    std::string line = prefix_ + text + ", " + studies::duration_text(elapsed) + " elapsed";
-    if (!last && done > 0) line += ", about " + studies::duration_text(elapsed * (1 - done) / done) + " left";
-    if (terminal_) {
-      line = "\r" + line + "\x1b[K";
-      if (last) line += "\n";
-    } else {
-      line += "\n";
-    }
-    stderr_.attr("write")(line);
-    stderr_.attr("flush")();
+    line_.reach(progress.steps() > 0 ? progress.steps() - 1 : 0, progress.t());  // the initial state is no step
+    if (last) line_.finish();
   }
 
  private:
-  std::string prefix_;
-  ea::Interval interval_;
-  double fixed_steps_;
-  py::object stderr_;
-  bool terminal_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), drawn_ = start_;
+  studies::ProgressLine line_;
 };
 
 /// Runs on a thread of its own (interruptible.hpp) while the calling thread draws the progress
 /// line: Ctrl-C stops the run at the next step boundary and the partial outcome comes back
 /// (RunEnd::Interrupted).
 studies::RunOutcome run_interruptibly(const studies::ModelEntry& model, const studies::ModelSetup& setup,
-                                      studies::RunSettings settings, std::optional<ProgressLine> progress_line) {
+                                      studies::RunSettings settings, RunProgressLine* progress_line) {
   ea::StopRequest stop;
   ea::RunProgress progress;
   settings.stop = &stop;
@@ -225,7 +198,7 @@ studies::RunOutcome run_interruptibly(const studies::ModelEntry& model, const st
   return python::run_interruptibly(
       stop, [&] { return studies::run_model(model, setup, settings); },
       [&](bool last) {
-        if (progress_line) progress_line->draw(progress, last);
+        if (progress_line != nullptr) progress_line->draw(progress, last);
       });
 }
 
@@ -249,9 +222,10 @@ RunResult run(const std::string& model_name, const RunArguments& arguments) {
       history.append_block(layout, block, rows, [] {});
     };
   }
-  std::optional<ProgressLine> progress_line;
+  std::optional<RunProgressLine> progress_line;
   if (arguments.progress) progress_line.emplace(model, settings, interval);
-  const studies::RunOutcome outcome = run_interruptibly(model, setup, settings, std::move(progress_line));
+  const studies::RunOutcome outcome =
+      run_interruptibly(model, setup, settings, progress_line ? &*progress_line : nullptr);
   RunResult r;
   r.model = model.name;
   r.method = outcome.method.name;
@@ -324,7 +298,9 @@ std::optional<std::size_t> count_argument(const char* name, std::optional<long l
   return static_cast<std::size_t>(*value);
 }
 
-constexpr const char* run_doc = R"(Integrates a model with a method under the audit, as `energy-audit run` does.
+/// run's docstring; {adaptive}, {forms}, {table}, {relax} and {residual} stand for what the
+/// build's registry says (run_doc()).
+constexpr const char* run_doc_template = R"(Integrates a model with a method under the audit, as `energy-audit run` does.
 
 The options follow the command line's, with the same defaults and the same checks: an option
 given where it has no effect (rtol with a fixed-step method, step with an adaptive one) raises
@@ -332,16 +308,12 @@ ValueError naming it. Ctrl-C stops the run at the next step boundary and returns
 computed, its end "interrupted at t = ...".
 
 model: a name of models(); method: a name of methods() (default rk4).
-step: the fixed step h [s] (fixed-step methods; default 1e-3); given to arkode-erk or
-  arkode-dirk, they run at it and take no tolerances.
-rtol, atol: tolerances of the adaptive methods (cvode-bdf, cvode-adams, idas, arkode-erk,
-  arkode-dirk; 1e-8, 1e-10); rtol below 1.
-table: arkode-erk, arkode-dirk: the Butcher table by ARKODE's name (default: the stepper's of
-  order 4; with relax on arkode-dirk, the relaxation default); one without an embedded method
-  needs step (adaptive steps need the embedded method's estimate).
-relax: arkode-erk, arkode-dirk: ARKODE's relaxation, each step scaled to conserve the model's H
-  (SUNDIALS 6.6 or later; scleronomic models, not in form maggi; a table whose weights b_i are
-  all >= 0).
+step: the fixed step h [s] (fixed-step methods; default 1e-3); given to an adaptive method
+  that takes it ({fixed}), it runs at it and takes no tolerances.
+rtol, atol: tolerances of the adaptive methods ({adaptive}; 1e-8, 1e-10); rtol below 1.
+table: {table}; one without an embedded method needs step (adaptive steps need the embedded
+  method's estimate).
+relax: {relax}; a table whose weights b_i are all >= 0.
 max_steps, initial_step, max_step: the adaptive methods' step budget, first step [s] (0: the
   solver's estimate) and largest step [s] (0: unbounded); defaults 100000, 0, 0.
 z_as: "state" or "quadrature", how an adaptive method carries Z; iteration: "newton" or
@@ -349,11 +321,11 @@ z_as: "state" or "quadrature", how an adaptive method carries Z; iteration: "new
 t_end: the end of the interval [s] (default: the model's).
 set, init: {name: value} for the model's parameters and initial values (finite numbers, in the
   units of docs/models.md).
-form: lagrange|hamilton (Lagrange models), multipliers|maggi (multiplier models);
+form: {forms};
   independent: Maggi's independent velocities, coordinate names.
 threshold: pass when delta_C <= threshold (1e-3); drift_threshold: multiplier models, pass when
   the constraint drift is <= it (1e-3).
-stabilize: none|baumgarte|ggl (multiplier models; ggl with idas); baumgarte: (alpha, beta) with
+stabilize: none|baumgarte|ggl (multiplier models; ggl with {residual}); baumgarte: (alpha, beta) with
   stabilize="baumgarte" (default (5, 5)).
 phase: right|midpoint, models with an excitation in pieces.
 equation_check_every, equation_threshold: models with hand-derived accelerations, check
@@ -363,7 +335,7 @@ every: keep every K-th step in the history, and the last state (default 1, at le
 history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane with step 1e-6
   holds 5e6 rows x 16 columns, 640 MB). Above 256 MiB a UserWarning says so before the run;
   every=K or history=False bound it.
-progress: draw a progress line on sys.stderr (steps or time done of the total, elapsed time,
+progress: draw a progress line on sys.stderr, the command line's (steps or time done of the total, elapsed time,
   time left).
 equation_columns: add to the history eq_NAME per coordinate, the relative residual of its
   equation at each row (a model and form whose equations are checked).
@@ -374,6 +346,33 @@ Returns a RunResult. A run that fails once started (a solver's failure, a mass m
 not positive definite) comes back with verdict "error" and its end "error: ..."; a failure before
 the run starts raises AuditError, a bad argument ValueError (TypeError for a wrong type or a
 keyword run does not take).)";
+
+/// The names of the build's methods that have `property`, comma-separated.
+std::string methods_with(bool studies::Method::*property) {
+  std::string names;
+  for (const studies::Method& method : examples::methods()) {
+    if (method.*property) names += (names.empty() ? "" : ", ") + method.name;
+  }
+  return names.empty() ? "none in this build" : names;
+}
+
+/// run_doc_template with the build's methods, forms, and the families' table and relax help.
+std::string run_doc() {
+  std::string doc = run_doc_template;
+  const auto put = [&doc](const std::string& key, const std::string& text) {
+    for (std::size_t at = doc.find(key); at != std::string::npos; at = doc.find(key, at + text.size())) {
+      doc.replace(at, key.size(), text);
+    }
+  };
+  put("{adaptive}", methods_with(&studies::Method::chooses_steps));
+  put("{fixed}", methods_with(&studies::Method::takes_fixed_step));
+  put("{residual}", methods_with(&studies::Method::takes_residual_form));
+  put("{forms}", studies::form_names_by_model_kind());
+  put("{table}", examples::table_help());
+  put("{relax}", examples::relax_help());
+  put("--relax", "relax=True");  // the families' help names the command line's option
+  return doc;
+}
 
 }  // namespace
 
@@ -461,5 +460,5 @@ void energy_audit::python::add_run_function(py::module_& m) {
       py::arg("phase") = py::none(), py::arg("equation_check_every") = py::none(),
       py::arg("equation_threshold") = py::none(), py::arg("every") = py::none(), py::arg("history") = true,
       py::arg("progress") = false, py::arg("equation_columns") = false, py::arg("ledger_columns") = false,
-      py::arg("table") = py::none(), py::arg("relax") = false, run_doc);
+      py::arg("table") = py::none(), py::arg("relax") = false, run_doc().c_str());
 }

@@ -40,7 +40,7 @@ bool progress_shown(bool quiet, bool forced, bool leads) {
   return forced || isatty(STDERR_FILENO) != 0;
 }
 
-ProgressLine::ProgressLine(bool shown) : shown_(shown) {}
+ProgressLine::ProgressLine(bool shown, Sink sink) : shown_(shown), sink_(std::move(sink)) {}
 
 ProgressLine::~ProgressLine() { finish(); }
 
@@ -48,15 +48,40 @@ void ProgressLine::start(std::string what, std::size_t total, std::string unit, 
   if (!shown_) return;
   finish();
   const std::lock_guard lock(mutex_);
+  open_stage(std::move(what), total, std::move(unit), std::move(counters));
+  draw(true);
+}
+
+void ProgressLine::start_interval(std::string what, double t0, double t1) {
+  if (!shown_) return;
+  finish();
+  const std::lock_guard lock(mutex_);
+  open_stage(std::move(what), 0, "steps", {});
+  over_interval_ = true;
+  t0_ = t_ = t0;
+  t1_ = t1;
+  draw(true);
+}
+
+void ProgressLine::open_stage(std::string what, std::size_t total, std::string unit, std::vector<std::string> counters) {
   open_ = true;
   what_ = std::move(what);
   unit_ = std::move(unit);
   total_ = total;
   done_ = 0;
+  over_interval_ = false;
   counters_.clear();
   for (std::string& name : counters) counters_.push_back({std::move(name)});
   started_ = Clock::now();
-  draw(true);
+}
+
+void ProgressLine::reach(std::size_t done, double t) {
+  if (!shown_) return;
+  const std::lock_guard lock(mutex_);
+  if (!open_) return;
+  done_ = done;
+  t_ = t;
+  draw(false);
 }
 
 void ProgressLine::advance(std::size_t count) {
@@ -92,9 +117,7 @@ void ProgressLine::finish() {
   const std::lock_guard lock(mutex_);
   if (!open_) return;
   const std::string line = text(true);
-  std::fprintf(stderr, "\r%s%*s\n", line.c_str(),
-               static_cast<int>(drawn_length_ > line.size() ? drawn_length_ - line.size() : 0), "");
-  std::fflush(stderr);
+  write("\r" + line + std::string(drawn_length_ > line.size() ? drawn_length_ - line.size() : 0, ' ') + "\n");
   open_ = false;
   drawn_length_ = 0;
 }
@@ -106,15 +129,34 @@ void ProgressLine::draw(bool now_anyway) {
   std::string line = text(false);
   // A line longer than the terminal would wrap, and the carriage return would no longer reach
   // its start.
-  if (const std::size_t width = terminal_width(); width > 1 && line.size() > width - 1) line.resize(width - 1);
+  if (!sink_) {
+    if (const std::size_t width = terminal_width(); width > 1 && line.size() > width - 1) line.resize(width - 1);
+  }
   const std::size_t padding = drawn_length_ > line.size() ? drawn_length_ - line.size() : 0;
-  std::fprintf(stderr, "\r%s%*s", line.c_str(), static_cast<int>(padding), "");
-  std::fflush(stderr);
+  write("\r" + line + std::string(padding, ' '));
   drawn_length_ = line.size();
+}
+
+void ProgressLine::write(const std::string& text) {
+  if (sink_) {
+    sink_(text);
+  } else {
+    std::fputs(text.c_str(), stderr);
+    std::fflush(stderr);
+  }
 }
 
 std::string ProgressLine::text(bool final) const {
   const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
+  if (over_interval_) {
+    const double fraction = t1_ > t0_ ? (t_ - t0_) / (t1_ - t0_) : 1.0;
+    char reached[96];
+    std::snprintf(reached, sizeof reached, "t = %.6g of %.6g (%.0f%%), ", t_, t1_, 100 * fraction);
+    std::string line = what_ + ": " + reached + std::to_string(done_) + " " + unit_ + ", " + duration_text(elapsed) +
+                       (final ? "" : " elapsed");
+    if (!final && fraction > 0 && fraction < 1) line += ", about " + duration_text(elapsed * (1 - fraction) / fraction) + " left";
+    return line;
+  }
   std::string line = what_ + ": " + std::to_string(done_);
   if (total_ > 0) line.append("/").append(std::to_string(total_));
   line.append(" ").append(unit_);

@@ -6,7 +6,8 @@
 // in the equation check (and is refused by the forms that would not integrate it);
 // reported_multiplier_sign flips the sampled multipliers; extra_outputs are evaluated at the
 // velocities of the state; a false scleronomic declaration is refused; a scleronomic model's
-// forms give H and its gradient over their own state (energy_and_gradient).
+// forms give H and its gradient over their own state (energy_and_gradient); named forces' powers
+// come with the sample, from the same evaluation of the rates in a fixed step's first stage.
 #include <array>
 #include <cmath>
 #include <string>
@@ -18,6 +19,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <energy_audit/audit.hpp>
+#include <energy_audit/energy_terms.hpp>
 #include <energy_audit/error.hpp>
 #include <energy_audit/extra_outputs.hpp>
 #include <energy_audit/hamilton_system.hpp>
@@ -140,6 +142,31 @@ struct FalselyScleronomic : Base {
   template <class S>
   S potential_energy(const typename Base::template Coordinates<S>& q, const S& t) const {
     return Base::potential_energy(q, t) + t * q[0];
+  }
+};
+
+/// A damper −c v on every coordinate, named; `count_T`, when set, counts the evaluations of T (at
+/// any scalar: the derivatives the forms take count too).
+template <class Base>
+struct DampedAndCounted : Base {
+  double c = 0.4;
+  int* count_T = nullptr;
+  template <class S>
+  S kinetic_energy(const typename Base::template Coordinates<S>& q, const typename Base::template Coordinates<S>& v,
+                   const S& t) const {
+    if (count_T != nullptr) ++*count_T;
+    return Base::kinetic_energy(q, v, t);
+  }
+  template <class S>
+  typename Base::template Coordinates<S> forces(const typename Base::template Coordinates<S>&,
+                                                const typename Base::template Coordinates<S>& v, const S&) const {
+    return -c * v;
+  }
+  static constexpr std::array<std::string_view, 1> force_names() { return {"damper"}; }
+  std::array<ea::VectorN<double, Base::dofs>, 1> named_forces(const ea::VectorN<double, Base::dofs>&,
+                                                               const ea::VectorN<double, Base::dofs>& v,
+                                                               double) const {
+    return {-c * v};
   }
 };
 
@@ -428,4 +455,99 @@ BOOST_AUTO_TEST_CASE(energy_gradient_is_offered_for_scleronomic_models_and_not_b
   static_assert(!ea::EnergyGradientSystem<ea::MaggiSystem<ScleronomicPendulum>>);
   static_assert(ea::EnergyGradientSystem<ea::MultiplierSystem<ScleronomicPendulum>>);
   BOOST_TEST(true);
+}
+
+// A model that names its forces: the audit takes each state's sample and the forces' powers from
+// one computation of the velocities, and in the first stage of a fixed step the rates from the
+// same evaluation. The powers are the closed form vᵀf = −c |v|², v the velocities (Hamilton's
+// p/m); the sample and the rates are those the form gives apart, bit for bit.
+template <class Model>
+void check_sample_with_powers(const typename Model::template Coordinates<double>& q,
+                              const typename Model::template Coordinates<double>& v) {
+  const Model model;
+  in_each_form(model, q, v, [&](const std::string& form, const auto& system, const ea::Vector& y) {
+    BOOST_TEST_CONTEXT(form) {
+      const double t = 0.3, power = -model.c * v.squaredNorm();
+      ea::Vector rates(y.size()), fused_rates(y.size());
+      system(y, rates, t);
+      const ea::EnergySample apart = system.sample(y, t);
+      const auto with_powers = system.sample_with_powers(y, t, true);
+      const auto fused = ea::rates_sample_with_powers(system, y, fused_rates, t, true);
+      for (const auto* sampled : {&with_powers, &fused}) {
+        BOOST_TEST(sampled->powers.forces[0] == power, boost::test_tools::tolerance(1e-14));
+        BOOST_TEST(sampled->powers.explicit_time == 0.0);
+        BOOST_TEST(sampled->sample.energy.T == apart.energy.T);
+        BOOST_TEST(sampled->sample.energy.V == apart.energy.V);
+        BOOST_TEST(sampled->sample.Z == apart.Z);
+        BOOST_TEST(sampled->sample.multipliers.has_value() == apart.multipliers.has_value());
+        if (apart.multipliers && sampled->sample.multipliers) {
+          BOOST_TEST((*sampled->sample.multipliers - *apart.multipliers).norm() == 0.0);
+        }
+      }
+      BOOST_TEST((fused_rates - rates).norm() == 0.0);
+      BOOST_TEST(system.named_force_powers(y, t, false).forces[0] == power, boost::test_tools::tolerance(1e-14));
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(named_forces_powers_come_with_the_sample_in_lagrange_and_hamilton) {
+  check_sample_with_powers<DampedAndCounted<Repelled>>(ea::VectorN<double, 1>(1.2), ea::VectorN<double, 1>(0.7));
+}
+
+BOOST_AUTO_TEST_CASE(named_forces_powers_come_with_the_sample_in_multipliers_and_maggi) {
+  // v consistent with the constraint x − y = 0.
+  check_sample_with_powers<DampedAndCounted<RepelledPair>>(ea::VectorN<double, 2>(1.2, 1.2),
+                                                           ea::VectorN<double, 2>(0.7, 0.7));
+}
+
+// In the first stage the audit adds to the rates' evaluation only the energies: the evaluations
+// of T that rates_sample_with_powers makes are those of the rates plus those of energy_terms, in
+// every form (none for a second computation of v from p or u, none for the work ledger).
+template <class Model>
+void check_one_evaluation(const typename Model::template Coordinates<double>& q,
+                          const typename Model::template Coordinates<double>& v) {
+  int count = 0;
+  Model model;
+  model.count_T = &count;
+  in_each_form(model, q, v, [&](const std::string& form, const auto& system, const ea::Vector& y) {
+    BOOST_TEST_CONTEXT(form) {
+      const double t = 0.3;
+      ea::Vector rates(y.size());
+      count = 0;
+      system(y, rates, t);
+      const int for_rates = count;
+      count = 0;
+      static_cast<void>(ea::energy_terms(model, q, v, t));
+      const int for_energies = count;
+      count = 0;
+      static_cast<void>(ea::rates_sample_with_powers(system, y, rates, t, false));
+      BOOST_TEST(for_energies > 0);
+      BOOST_TEST(count == for_rates + for_energies);
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(the_first_stage_evaluates_the_rates_once_for_the_audit_in_lagrange_and_hamilton) {
+  check_one_evaluation<DampedAndCounted<Repelled>>(ea::VectorN<double, 1>(1.2), ea::VectorN<double, 1>(0.7));
+}
+
+BOOST_AUTO_TEST_CASE(the_first_stage_evaluates_the_rates_once_for_the_audit_in_multipliers_and_maggi) {
+  check_one_evaluation<DampedAndCounted<RepelledPair>>(ea::VectorN<double, 2>(1.2, 1.2), ea::VectorN<double, 2>(0.7, 0.7));
+}
+
+// Störmer–Verlet's inner stages and SPRKStep's kick take w' alone (rates_of_w_alone): the same w'
+// as rates_of_w with Ż, whose Ż = −vᵀf = c v² is the closed form.
+BOOST_AUTO_TEST_CASE(rates_of_w_alone_is_the_rates_of_w_of_every_form) {
+  const DampedAndCounted<Repelled> model;
+  in_each_form(model, ea::VectorN<double, 1>(1.2), ea::VectorN<double, 1>(0.7),
+               [&](const std::string& form, const auto& system, const ea::Vector& y) {
+                 BOOST_TEST_CONTEXT(form) {
+                   ea::Vector with(1), alone(1);
+                   double z_dot = 0;
+                   system.rates_of_w(y.head(1), y.segment(1, 1), 0.3, with, z_dot);
+                   ea::rates_of_w_alone(system, y.head(1), y.segment(1, 1), 0.3, alone);
+                   BOOST_TEST(alone[0] == with[0]);
+                   BOOST_TEST(z_dot == model.c * 0.7 * 0.7, boost::test_tools::tolerance(1e-14));
+                 }
+               });
 }

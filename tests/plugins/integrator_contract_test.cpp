@@ -196,7 +196,8 @@ struct Recorder {
   void operator()(const ea::ConstVectorRef&, double t) { times.push_back(t); }
 };
 
-/// crane-dae whose rates throw after t = 0.5, as a model leaving its domain would.
+/// crane-dae whose rates throw after t = 0.5, as a model leaving its domain would: every member
+/// that evaluates them, the audit's rates_and_sample and rates_sample_with_powers among them.
 struct FailsAfterHalf : System {
   using System::System;
   void fail_after(double t) const {
@@ -213,6 +214,14 @@ struct FailsAfterHalf : System {
   double energy_flow_rate(const ea::ConstVectorRef& y, double t) const {
     fail_after(t);
     return System::energy_flow_rate(y, t);
+  }
+  ea::EnergySample rates_and_sample(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t) const {
+    fail_after(t);
+    return System::rates_and_sample(y, dydt, t);
+  }
+  auto rates_sample_with_powers(const ea::ConstVectorRef& y, Eigen::Ref<ea::Vector> dydt, double t, bool check_sum) const {
+    fail_after(t);
+    return System::rates_sample_with_powers(y, dydt, t, check_sum);
   }
   void rates_of_w(const ea::ConstVectorRef& q, const ea::ConstVectorRef& v, double t, Eigen::Ref<ea::Vector> a,
                   double& z_dot) const {

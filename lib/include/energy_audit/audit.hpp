@@ -264,7 +264,21 @@ EnergySample rates_and_sample(const System& system, const ConstVectorRef& y, Eig
   }
 }
 
-/// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call; for an
+/// The same with the named forces' powers at y: in one evaluation for a
+/// RatesSampleWithPowersSystem, in two otherwise.
+template <NamedForcesSystem System>
+auto rates_sample_with_powers(const System& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t,
+                              bool check_sum) {
+  if constexpr (RatesSampleWithPowersSystem<System>) {
+    return system.rates_sample_with_powers(y, dydt, t, check_sum);
+  } else {
+    system(y, dydt, t);
+    return system.sample_with_powers(y, t, check_sum);
+  }
+}
+
+/// The observer (y, t) -> audit.record(system.sample(y, t)) that integrators call; for a
+/// NamedForcesSystem it feeds the work ledger from the same evaluation, and for an
 /// EquationCheckedSystem it also checks the equations when the audit says they are due.
 template <SampledSystem System>
 class AuditObserver {
@@ -275,8 +289,11 @@ class AuditObserver {
   /// The integrators end a run as diverged once C is not finite (run_observer.hpp).
   bool left_finite_range() const { return audit_.energy_left_finite_range(); }
   void operator()(const ConstVectorRef& y, double t) const {
-    audit_.record(system_.sample(y, t));
-    record_work(y, t);
+    if constexpr (NamedForcesSystem<System>) {
+      record(system_.sample_with_powers(y, t, audit_.named_forces_check_due()));
+    } else {
+      audit_.record(system_.sample(y, t));
+    }
     if constexpr (EquationCheckedSystem<System>) {
       if (system_.checks_equations() && audit_.equation_check_due()) {
         audit_.record_equation_residual(system_.equation_residual(y, t));
@@ -288,12 +305,15 @@ class AuditObserver {
   /// the stepper's own vectors, which stay in registers across the call.
   void evaluate_and_observe(const Vector& y, Vector& dydt, double t) const {
     try {
-      audit_.record(rates_and_sample(system_, y, dydt, t));
+      if constexpr (NamedForcesSystem<System>) {
+        record(rates_sample_with_powers(system_, y, dydt, t, audit_.named_forces_check_due()));
+      } else {
+        audit_.record(rates_and_sample(system_, y, dydt, t));
+      }
     } catch (...) {
       audit_.record(system_.sample(y, t));  // y was accepted: the audit sees it even if its rates fail
       throw;
     }
-    record_work(y, t);
     if constexpr (EquationCheckedSystem<System>) {  // the accelerations at y are in dydt already
       if (system_.checks_equations() && audit_.equation_check_due()) {
         audit_.record_equation_residual(system_.equation_residual_from_rates(y, dydt, t));
@@ -302,13 +322,12 @@ class AuditObserver {
   }
 
  private:
-  /// A NamedForcesSystem's forces' powers at the step just recorded, into the work ledger.
-  [[gnu::always_inline]] void record_work(const ConstVectorRef& y, double t) const {
-    if constexpr (NamedForcesSystem<System>) {
-      const auto powers = system_.named_force_powers(y, t, audit_.named_forces_check_due());
-      if (!audit_.work_ledger()) audit_.open_work_ledger(system_.force_names());
-      audit_.record_work(powers.forces, powers.explicit_time);
-    }
+  /// The sample, and the named forces' powers into the work ledger.
+  template <std::size_t K>
+  [[gnu::always_inline]] void record(const SampleWithPowers<K>& state) const {
+    audit_.record(state.sample);
+    if (!audit_.work_ledger()) audit_.open_work_ledger(system_.force_names());
+    audit_.record_work(state.powers.forces, state.powers.explicit_time);
   }
 
   const System& system_;

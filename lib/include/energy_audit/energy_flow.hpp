@@ -40,16 +40,23 @@ ExplicitTimeDerivatives explicit_time_derivatives(const M& model, const VectorN<
   }
 }
 
+/// Ż = ∂T/∂t − ∂V/∂t − vᵀf [W] with ∂T/∂t and ∂V/∂t at (q, v, t) already taken (`d`), where the
+/// audit's work ledger needs them too.
+template <LagrangeModel M>
+double energy_flow_rate(const M& model, const VectorN<double, M::dofs>& q, const VectorN<double, M::dofs>& v,
+                        double t, const ExplicitTimeDerivatives& d) {
+  const VectorN<double, M::dofs> f = model.forces(q, v, t);
+  double power = 0;  // a plain loop, not a packet load of the f just stored (Dual::generate)
+  for (int i = 0; i < M::dofs; ++i) power += v[i] * f[i];
+  return d.T_t - d.V_t - power;
+}
+
 /// Ż = ∂T/∂t − ∂V/∂t − vᵀf [W]: the rate at which energy leaves the model through its
 /// non-potential forces and its explicit time dependence, so that C = H + Z stays constant.
 template <LagrangeModel M>
 double energy_flow_rate(const M& model, const VectorN<double, M::dofs>& q,
                         const VectorN<double, M::dofs>& v, double t) {
-  const ExplicitTimeDerivatives d = explicit_time_derivatives(model, q, v, t);
-  const VectorN<double, M::dofs> f = model.forces(q, v, t);
-  double power = 0;  // a plain loop, not a packet load of the f just stored (Dual::generate)
-  for (int i = 0; i < M::dofs; ++i) power += v[i] * f[i];
-  return d.T_t - d.V_t - power;
+  return energy_flow_rate(model, q, v, t, explicit_time_derivatives(model, q, v, t));
 }
 
 }  // namespace energy_audit

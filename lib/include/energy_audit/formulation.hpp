@@ -21,7 +21,8 @@
 ///     which the multiplier forms integrate and the equation check then sees;
 ///   - extra_outputs and breakpoints are read through model() and rates_of_q (extra_outputs_at),
 ///     so every form has them;
-///   - named forces (named_forces.hpp): the power of each at a state, for the audit's work ledger.
+///   - named forces (named_forces.hpp): the power of each at a state, for the audit's work ledger,
+///     taken with the sample (sample_with_powers) so that the velocities are computed once.
 /// Lagrange's and Hamilton's forms derive their equations from T, V and f (or take the model's
 /// hand accelerations) and have no place for an equation_error: they refuse such a model
 /// (FormWithoutEquationError) rather than integrate it without its error.
@@ -115,17 +116,25 @@ class Formulation {
     return force_names_of<M>();
   }
 
-  /// The power of each named force and ∂T/∂t − ∂V/∂t at y = [q, w, ...], with the velocities v
-  /// of the form's state; with check_sum, first checks that the named forces sum to forces()
-  /// there (InvalidArgument otherwise).
+  /// The power of each named force and ∂T/∂t − ∂V/∂t at y = [q, w, ...] (Z not read), with the
+  /// velocities v of the form's state; with check_sum, first checks that the named forces sum to
+  /// forces() there (InvalidArgument otherwise).
   NamedForcePowers<named_force_count<M>()> named_force_powers(const ConstVectorRef& y, double t, bool check_sum) const
     requires NamedForcesModel<M>
   {
     const Coordinates q = y.template head<n>();
+    return powers_at(q, form().velocities(q, y.segment(n, form().second_half_size()), t), t, check_sum);
+  }
+
+  /// The sample of y = [q, w, ...] and the power of each named force with ∂T/∂t − ∂V/∂t there,
+  /// the velocities v of the form's state computed once for both; with check_sum, first checks
+  /// that the named forces sum to forces() there (InvalidArgument otherwise).
+  SampleWithPowers<named_force_count<M>()> sample_with_powers(const ConstVectorRef& y, double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const Coordinates q = y.template head<n>();
     const Coordinates v = form().velocities(q, y.segment(n, form().second_half_size()), t);
-    if (check_sum) check_named_forces_sum(model_, q, v, t);
-    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
-    return {energy_audit::named_force_powers(model_, q, v, t), d.T_t - d.V_t};
+    return {energy_sample(y, q, v, t), powers_at(q, v, t, check_sum)};
   }
 
  protected:
@@ -141,6 +150,29 @@ class Formulation {
     return {t, y.head(n), y.segment(n, w), energy_terms(model_, q, v, t), carries_energy_flow() ? y[n + w] : 0.0};
   }
 
+  /// The power of each named force and ∂T/∂t − ∂V/∂t at (q, v, t); with check_sum, first checks
+  /// that the named forces sum to forces() there.
+  NamedForcePowers<named_force_count<M>()> powers_at(const Coordinates& q, const Coordinates& v, double t,
+                                                     bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
+    return powers_with(q, v, t, d.T_t - d.V_t, check_sum);
+  }
+  /// The same with ∂T/∂t − ∂V/∂t at (q, v, t) already taken, as the rates' Ż takes it.
+  NamedForcePowers<named_force_count<M>()> powers_with(const Coordinates& q, const Coordinates& v, double t,
+                                                       double explicit_time_power, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    if (check_sum) [[unlikely]] check_forces_sum(q, v, t);
+    return {energy_audit::named_force_powers(model_, q, v, t), explicit_time_power};
+  }
+
+  /// check_named_forces_sum, kept out of the flattened rates (it runs at two states of a run).
+  [[gnu::noinline]] void check_forces_sum(const Coordinates& q, const Coordinates& v, double t) const {
+    check_named_forces_sum(model_, q, v, t);
+  }
+
   M model_;
   EnergyFlow flow_;
 };
@@ -148,9 +180,11 @@ class Formulation {
 /// The members the multiplier forms share besides Formulation's. The form gives
 ///
 ///     Rates rates(const Coordinates& q, w, double t) const;
+///     void store_rates(const Rates& r, Eigen::Ref<Vector> dydt) const;  // dy/dt from the rates
 ///
-/// with members v (velocities), a (accelerations), lambda (with the sign of M a = r + Gᵀλ) and
-/// constraints (ConstraintTerms at (q, v, t)), from which the sample, the constraint drift and
+/// with members v (velocities), a (accelerations), lambda (with the sign of M a = r + Gᵀλ),
+/// explicit_time_power (∂T/∂t − ∂V/∂t, which Ż holds) and constraints (ConstraintTerms at
+/// (q, v, t)), from which the sample, the constraint drift and
 /// the equation check are made here.
 template <class Form, MultiplierModel M>
 class ConstrainedFormulation : public Formulation<Form, M> {
@@ -184,12 +218,36 @@ class ConstrainedFormulation : public Formulation<Form, M> {
   /// (NaN for kinematic constraints) and ‖ψ‖.
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>();
+    return sample_from(y, q, rates_at(q, y, t), t);
+  }
+
+  /// dy/dt at (y, t) into dydt and the sample of y, from one evaluation of the form's rates
+  /// (RatesAndSampleSystem): the audit samples every accepted state this way.
+  EnergySample rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>();
     const auto r = rates_at(q, y, t);
-    EnergySample s = this->energy_sample(y, q, r.v, t);
-    s.multipliers = reported_multiplier_sign<M>() * r.lambda;
-    s.constraint_drift =
-        ConstraintDrift{HolonomicConstraints<M> ? r.constraints.Phi.norm() : std::nan(""), r.constraints.psi.norm()};
-    return s;
+    this->form().store_rates(r, dydt);
+    return sample_from(y, q, r, t);
+  }
+
+  /// The sample and the named forces' powers at the rates' velocities (NamedForcesSystem).
+  SampleWithPowers<named_force_count<M>()> sample_with_powers(const ConstVectorRef& y, double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const Coordinates q = y.template head<n>();
+    const auto r = rates_at(q, y, t);
+    return {sample_from(y, q, r, t), this->powers_with(q, r.v, t, r.explicit_time_power, check_sum)};
+  }
+
+  /// The rates, the sample and the powers from one evaluation (RatesSampleWithPowersSystem).
+  SampleWithPowers<named_force_count<M>()> rates_sample_with_powers(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
+                                                                    double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const Coordinates q = y.template head<n>();
+    const auto r = rates_at(q, y, t);
+    this->form().store_rates(r, dydt);
+    return {sample_from(y, q, r, t), this->powers_with(q, r.v, t, r.explicit_time_power, check_sum)};
   }
 
  protected:
@@ -199,6 +257,15 @@ class ConstrainedFormulation : public Formulation<Form, M> {
   /// The form's rates at y = [q, w, ...], q copied out of y.
   auto rates_at(const Coordinates& q, const ConstVectorRef& y, double t) const {
     return this->form().rates(q, y.segment(n, this->form().second_half_size()), t);
+  }
+
+  template <class Rates>
+  EnergySample sample_from(const ConstVectorRef& y, const Coordinates& q, const Rates& r, double t) const {
+    EnergySample s = this->energy_sample(y, q, r.v, t);
+    s.multipliers = reported_multiplier_sign<M>() * r.lambda;
+    s.constraint_drift =
+        ConstraintDrift{HolonomicConstraints<M> ? r.constraints.Phi.norm() : std::nan(""), r.constraints.psi.norm()};
+    return s;
   }
 };
 

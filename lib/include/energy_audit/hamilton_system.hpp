@@ -49,10 +49,30 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
   /// dy/dt = [v, ∂L/∂q + f, Ż].
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
     const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    rates_at(q, velocities(q, p, t), t, dydt);
+  }
+
+  /// dy/dt at (y, t) into dydt and the sample of y, v computed once for both
+  /// (RatesAndSampleSystem).
+  EnergySample rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
     const Coordinates v = velocities(q, p, t);
+    rates_at(q, v, t, dydt);
+    return this->energy_sample(y, q, v, t);
+  }
+
+  /// The same, with the named forces' powers at y (RatesSampleWithPowersSystem).
+  SampleWithPowers<named_force_count<M>()> rates_sample_with_powers(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
+                                                                    double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
+    const Coordinates v = velocities(q, p, t);
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);  // for Ż and the ledger
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t, d);
+    return {this->energy_sample(y, q, v, t), this->powers_with(q, v, t, d.T_t - d.V_t, check_sum)};
   }
 
   /// d[q, p]/dt alone, for integrators that carry Z apart (as a quadrature).
@@ -83,6 +103,13 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
     z_dot = carries_energy_flow() ? energy_audit::energy_flow_rate(model_, q, v, t) : 0.0;
   }
 
+  /// p' = ∂L/∂q + f alone, where a scheme has no use for Ż (PartitionedSystem).
+  void rates_of_w(const ConstVectorRef& q_in, const ConstVectorRef& p_in, double t, Eigen::Ref<Vector> p_dot) const {
+    const Coordinates q = q_in, p = p_in;
+    const Coordinates v = velocities(q, p, t);
+    p_dot = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
+  }
+
   /// The energies at the state; the sample's second half is p.
   EnergySample sample(const ConstVectorRef& y, double t) const {
     const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
@@ -102,6 +129,14 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
     gradient.template head<n>() = g.potential_q - g.kinetic_q;
     gradient.template segment<n>(n) = v;
     return g.energy;
+  }
+
+ private:
+  /// dy/dt = [v, ∂L/∂q + f, Ż] at (q, v, t).
+  void rates_at(const Coordinates& q, const Coordinates& v, double t, Eigen::Ref<Vector> dydt) const {
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
   }
 };
 

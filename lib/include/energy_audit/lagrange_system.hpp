@@ -103,6 +103,10 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     a = accelerations(q_fixed, v_fixed, t);
     z_dot = carries_energy_flow() ? energy_audit::energy_flow_rate(model_, q_fixed, v_fixed, t) : 0.0;
   }
+  /// v' = a(q, v, t) alone, where a scheme has no use for Ż (PartitionedSystem).
+  void rates_of_w(const ConstVectorRef& q, const ConstVectorRef& v, double t, Eigen::Ref<Vector> a) const {
+    a = accelerations(Coordinates(q), Coordinates(v), t);
+  }
 
   /// dy/dt at (y, t) into dydt, and the sample of y, from one evaluation of the model: what the
   /// accelerations and the energies share (sines and cosines of the same angles) is computed
@@ -112,6 +116,18 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
       if (source_ == AccelerationSource::Hand) return hand_rates_and_sample(y, dydt, t);
     }
     return rates_and_sample_with(y, dydt, t, derived_accelerations_of());
+  }
+
+  /// The same, with the named forces' powers at y (RatesSampleWithPowersSystem): the forces the
+  /// rates evaluate for Ż and the named ones share their terms.
+  SampleWithPowers<named_force_count<M>()> rates_sample_with_powers(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
+                                                                    double t, bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    if constexpr (HasHandAccelerations<M>) {
+      if (source_ == AccelerationSource::Hand) return hand_rates_sample_with_powers(y, dydt, t, check_sum);
+    }
+    return rates_sample_with_powers_with(y, dydt, t, check_sum, derived_accelerations_of());
   }
 
   EnergySample sample(const ConstVectorRef& y, double t) const {
@@ -182,6 +198,28 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
   EA_FLATTEN EnergySample hand_rates_and_sample(const ConstVectorRef& y, Eigen::Ref<Vector> dydt,
                                                 double t) const {
     return rates_and_sample_with(y, dydt, t, hand_accelerations_of());
+  }
+
+  EA_FLATTEN SampleWithPowers<named_force_count<M>()> hand_rates_sample_with_powers(const ConstVectorRef& y,
+                                                                                   Eigen::Ref<Vector> dydt, double t,
+                                                                                   bool check_sum) const
+    requires NamedForcesModel<M>
+  {
+    return rates_sample_with_powers_with(y, dydt, t, check_sum, hand_accelerations_of());
+  }
+
+  template <class Accelerations>
+  SampleWithPowers<named_force_count<M>()> rates_sample_with_powers_with(const ConstVectorRef& y,
+                                                                         Eigen::Ref<Vector> dydt, double t,
+                                                                         bool check_sum,
+                                                                         const Accelerations& accelerations_at) const {
+    const Coordinates q = y.template head<n>();
+    const Coordinates v = y.template segment<n>(n);
+    const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);  // for Ż and the ledger
+    dydt.template head<n>() = v;
+    dydt.template segment<n>(n) = accelerations_at(q, v, t);
+    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t, d);
+    return {sample_of(y, q, v, t), this->powers_with(q, v, t, d.T_t - d.V_t, check_sum)};
   }
 
   template <class Accelerations>

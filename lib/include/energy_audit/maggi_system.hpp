@@ -56,6 +56,7 @@ class MaggiSystem : public ConstrainedFormulation<MaggiSystem<M>, M> {
     Coordinates a;       ///< all accelerations, S u̇ + the constraints' part
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
+    double explicit_time_power;         ///< ∂T/∂t − ∂V/∂t, for the work ledger
     ConstraintTerms<n, m> constraints;  ///< at (q, v, t), for the sample's drift
   };
 
@@ -147,12 +148,17 @@ class MaggiSystem : public ConstrainedFormulation<MaggiSystem<M>, M> {
     out.lambda = G_D_inverse.transpose() * force_D;
     const ExplicitTimeDerivatives dt = explicit_time_derivatives(model_, q, out.v, t);
     out.z_dot = dt.T_t - dt.V_t - out.v.dot(model_.forces(q, out.v, t)) - out.v.dot(constraint_force);
+    out.explicit_time_power = dt.T_t - dt.V_t;
     return out;
   }
 
   /// dy/dt = [v, u̇, Ż].
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
-    const Rates r = rates(y.template head<n>(), y.template segment<k>(n), t);
+    store_rates(rates(y.template head<n>(), y.template segment<k>(n), t), dydt);
+  }
+
+  /// dy/dt = [v, u̇, Ż] from the rates at the state.
+  void store_rates(const Rates& r, Eigen::Ref<Vector> dydt) const {
     dydt.template head<n>() = r.v;
     dydt.template segment<k>(n) = r.u_dot;
     if (carries_energy_flow()) dydt[n + k] = r.z_dot;

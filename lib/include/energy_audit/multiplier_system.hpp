@@ -44,6 +44,7 @@ class MultiplierSystem : public ConstrainedFormulation<MultiplierSystem<M>, M> {
     Coordinates a;
     Multipliers lambda;  ///< with the sign of M a = r + Gᵀλ
     double z_dot;
+    double explicit_time_power;         ///< ∂T/∂t − ∂V/∂t, for the work ledger
     ConstraintTerms<n, m> constraints;  ///< at the state, for the sample's drift
   };
 
@@ -73,7 +74,7 @@ class MultiplierSystem : public ConstrainedFormulation<MultiplierSystem<M>, M> {
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);
     const double force_power = v.dot(model_.forces(q, v, t));
     const double constraint_power = (c.G * v).dot(s.lambda);
-    return {v, s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power, c};
+    return {v, s.a, s.lambda, d.T_t - d.V_t - force_power - constraint_power, d.T_t - d.V_t, c};
   }
 
   DaeTerms dae_terms(const ConstVectorRef& q_in, const ConstVectorRef& v_in, double t) const {
@@ -87,8 +88,12 @@ class MultiplierSystem : public ConstrainedFormulation<MultiplierSystem<M>, M> {
 
   void operator()(const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) const {
     const Coordinates q = y.template head<n>(), v = y.template segment<n>(n);
-    const Rates r = rates(q, v, t);
-    dydt.template head<n>() = v;
+    store_rates(rates(q, v, t), dydt);
+  }
+
+  /// dy/dt = [v, a, Ż] from the rates at the state.
+  void store_rates(const Rates& r, Eigen::Ref<Vector> dydt) const {
+    dydt.template head<n>() = r.v;
     dydt.template segment<n>(n) = r.a;
     if (carries_energy_flow()) dydt[2 * n] = r.z_dot;
   }

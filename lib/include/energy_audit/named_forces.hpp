@@ -20,8 +20,10 @@
 #include <tuple>
 #include <vector>
 
+#include "energy_audit/energy_sample.hpp"
 #include "energy_audit/error.hpp"
 #include "energy_audit/lagrange_model.hpp"
+#include "energy_audit/types.hpp"
 
 namespace energy_audit {
 
@@ -75,14 +77,34 @@ std::vector<std::string> force_names_of() {
   return names;
 }
 
+/// One accepted state of a system whose model names its forces: its sample and the forces'
+/// powers there, both from one evaluation of the velocities (in Hamilton's and Maggi's forms v
+/// is computed from p or u).
+template <std::size_t K>
+struct SampleWithPowers {
+  EnergySample sample;
+  NamedForcePowers<K> powers;
+};
+
 /// A first-order system whose model names its forces: the audit's observer feeds its work
-/// ledger at every accepted step (audit.hpp). check_sum asks for check_named_forces_sum at y.
+/// ledger at every accepted step (audit.hpp) from sample_with_powers(y, t, check_sum), which
+/// gives the sample too. check_sum asks for check_named_forces_sum at y.
 template <class S>
 concept NamedForcesSystem = requires(const S& system, const ConstVectorRef& y, double t) {
   { system.force_names() } -> std::same_as<std::vector<std::string>>;
-  { system.named_force_powers(y, t, true).forces.size() } -> std::convertible_to<std::size_t>;
-  { system.named_force_powers(y, t, true).explicit_time } -> std::convertible_to<double>;
+  { system.sample_with_powers(y, t, true).sample } -> std::convertible_to<const EnergySample&>;
+  { system.sample_with_powers(y, t, true).powers.forces.size() } -> std::convertible_to<std::size_t>;
+  { system.sample_with_powers(y, t, true).powers.explicit_time } -> std::convertible_to<double>;
 };
+
+/// A NamedForcesSystem that also gives its rates at (y, t) from the same evaluation as the sample
+/// and the powers (rates_sample_with_powers(y, dydt, t, check_sum)): the audit takes each state
+/// that way in the first stage of the step that leaves it.
+template <class S>
+concept RatesSampleWithPowersSystem =
+    NamedForcesSystem<S> && requires(const S& system, const ConstVectorRef& y, Eigen::Ref<Vector> dydt, double t) {
+      { system.rates_sample_with_powers(y, dydt, t, true).sample } -> std::convertible_to<const EnergySample&>;
+    };
 
 /// Throws InvalidArgument, naming the coordinate and the values, when the named forces at
 /// (q, v, t) do not sum to forces(q, v, t) within round-off (64 ulp of the largest term).

@@ -35,6 +35,7 @@ concept FirstOrderSystem = requires(const S& system, const ConstVectorRef& y, Ei
 /// Störmer–Verlet update w and q apart:
 ///   rates_of_q(q, w, t, q_dot)            q' = f(q, w, t)
 ///   rates_of_w(q, w, t, w_dot, z_dot)     w' = g(q, w, t), and Ż (0 when Z is not carried)
+///   rates_of_w(q, w, t, w_dot)            optional: w' alone, where Ż costs extra work
 template <class S>
 concept PartitionedSystem =
     FirstOrderSystem<S> &&
@@ -45,6 +46,19 @@ concept PartitionedSystem =
       system.rates_of_q(x, x, t, out);
       system.rates_of_w(x, x, t, out, z_dot);
     };
+
+/// w' at (q, w, t) into w_dot, for a scheme that has no use for Ż there (Störmer–Verlet's inner
+/// stages, SPRKStep's kick): from the system's rates_of_w without Ż where it has one.
+template <PartitionedSystem S>
+void rates_of_w_alone(const S& system, const ConstVectorRef& q, const ConstVectorRef& w, double t,
+                      Eigen::Ref<Vector> w_dot) {
+  if constexpr (requires { system.rates_of_w(q, w, t, w_dot); }) {
+    system.rates_of_w(q, w, t, w_dot);
+  } else {
+    double z_dot = 0;
+    system.rates_of_w(q, w, t, w_dot, z_dot);
+  }
+}
 
 /// What the audit samples at a state: its energies, Z and, for multiplier models, λ and the
 /// constraint residuals (energy_sample.hpp).

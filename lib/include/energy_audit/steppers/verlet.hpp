@@ -40,7 +40,7 @@ class StormerVerlet {
     for (Vector* v : {&q0_, &q1_, &f_, &f_start_}) v->resize(n);
     for (Vector* v : {&w0_, &w_half_, &g_}) v->resize(k);
     evaluations_ = 0;
-    double z_dot_start = 0.0, z_dot_end = 0.0, unused = 0.0;
+    double z_dot_start = 0.0, z_dot_end = 0.0;
     q0_ = y.head(n);
     w0_ = y.segment(n, k);
 
@@ -48,7 +48,7 @@ class StormerVerlet {
     rates_of_w(system, q0_, w0_, t, z_dot_start);
     w_half_ = w0_ + (0.5 * h) * g_;
     solve_by_iteration(t, w_half_, [&] {
-      rates_of_w(system, q0_, w_half_, t, unused);
+      rates_of_w(system, q0_, w_half_, t);
       next_ = w0_ + (0.5 * h) * g_;
     });
 
@@ -60,7 +60,7 @@ class StormerVerlet {
       next_ = q0_ + (0.5 * h) * (f_start_ + f_);
     });
 
-    rates_of_w(system, q1_, w_half_, t + h, unused);
+    rates_of_w(system, q1_, w_half_, t + h);
     y.head(n) = q1_;
     y.segment(n, k) = w_half_ + (0.5 * h) * g_;
     rates_of_w(system, q1_, y.segment(n, k), t + h, z_dot_end);  // Ż at the new state
@@ -72,6 +72,12 @@ class StormerVerlet {
   template <class System, class W>
   void rates_of_w(const System& system, const Vector& q, const W& w, double t, double& z_dot) {
     system.rates_of_w(q, w, t, g_, z_dot);
+    ++evaluations_;
+  }
+  /// The same without Ż, where the step has no use for it.
+  template <class System, class W>
+  void rates_of_w(const System& system, const Vector& q, const W& w, double t) {
+    rates_of_w_alone(system, q, w, t, g_);
     ++evaluations_;
   }
 
