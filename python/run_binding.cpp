@@ -165,8 +165,14 @@ class RunProgressLine {
  public:
   RunProgressLine(const studies::ModelEntry& model, const studies::RunSettings& settings, const ea::Interval& interval)
       : line_(true, [stderr_stream = py::module_::import("sys").attr("stderr")](const std::string& text) {
-          stderr_stream.attr("write")(text);
-          stderr_stream.attr("flush")();
+          // A stream that refuses the line does not end the run: the line also ends while an
+          // exception of the run is on its way out.
+          try {
+            stderr_stream.attr("write")(text);
+            stderr_stream.attr("flush")();
+          } catch (py::error_already_set& error) {
+            error.discard_as_unraisable("energy_audit.run's progress line");
+          }
         }) {
     const std::string what = "energy_audit.run " + model.name + " " + settings.method.name;
     if (settings.method.adaptive()) {
@@ -335,8 +341,8 @@ every: keep every K-th step in the history, and the last state (default 1, at le
 history: keep the history (rows x columns, 8 bytes a value: a 5 s run of crane with step 1e-6
   holds 5e6 rows x 16 columns, 640 MB). Above 256 MiB a UserWarning says so before the run;
   every=K or history=False bound it.
-progress: draw a progress line on sys.stderr, the command line's (steps or time done of the total, elapsed time,
-  time left).
+progress: draw the command line's progress line on sys.stderr (steps or time done of the
+  total, elapsed time, time left).
 equation_columns: add to the history eq_NAME per coordinate, the relative residual of its
   equation at each row (a model and form whose equations are checked).
 ledger_columns: add to the history, for a model that names its forces, P_NAME [W] and W_NAME [J]

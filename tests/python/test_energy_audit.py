@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -300,6 +301,23 @@ class RunTest(unittest.TestCase):
             ea.run("crane", method="cvode-bdf", progress=True)
         self.assertRegex(stderr.getvalue(), r"\renergy_audit.run crane cvode-bdf: t = 5 of 5 \(100%\), [0-9]+ steps, "
                                             r"[0-9.]+ s *\n$")
+
+    def test_a_stderr_that_refuses_the_progress_line_does_not_end_the_run(self):
+        class Refusing(io.StringIO):
+            def write(self, text):
+                raise OSError("no space left on the device")
+
+        unraisable = []
+        hook = sys.unraisablehook
+        sys.unraisablehook = unraisable.append
+        try:
+            with contextlib.redirect_stderr(Refusing()):
+                result = ea.run("crane", step=1e-2, progress=True)
+        finally:
+            sys.unraisablehook = hook
+        self.assertEqual(result.verdict, "pass")
+        self.assertTrue(unraisable)
+        self.assertIsInstance(unraisable[0].exc_value, OSError)
 
     def test_ctrl_c_stops_a_run_at_a_step_boundary_with_its_partial_result(self):
         timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))

@@ -75,11 +75,12 @@ class ProgressLine {
     std::size_t count = 0;
     bool closed = false;
   };
-  /// Draws the line when 0.2 s have passed since the last drawing, or when `now_anyway`.
   /// Opens a stage (the mutex held).
   void open_stage(std::string what, std::size_t total, std::string unit, std::vector<std::string> counters);
+  /// Draws the line when 0.2 s have passed since the last drawing, or when `now_anyway`.
   void draw(bool now_anyway);
   std::string text(bool final) const;
+  /// Into the sink, or onto standard error.
   void write(const std::string& text);
 
   bool shown_ = false;
