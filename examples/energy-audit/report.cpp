@@ -22,7 +22,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-
 Json counters_json(const energy_audit::SolverCounters& c) {
   Json j;
   j["steps"] = c.steps;

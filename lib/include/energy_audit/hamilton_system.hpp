@@ -69,9 +69,7 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
     const Coordinates q = y.template head<n>(), p = y.template segment<n>(n);
     const Coordinates v = velocities(q, p, t);
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);  // for Ż and the ledger
-    dydt.template head<n>() = v;
-    dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t, d);
+    rates_at(q, v, t, dydt, &d);
     return {this->energy_sample(y, q, v, t), this->powers_with(q, v, t, d.T_t - d.V_t, check_sum)};
   }
 
@@ -132,11 +130,16 @@ class HamiltonSystem : public Formulation<HamiltonSystem<M>, M> {
   }
 
  private:
-  /// dy/dt = [v, ∂L/∂q + f, Ż] at (q, v, t).
-  void rates_at(const Coordinates& q, const Coordinates& v, double t, Eigen::Ref<Vector> dydt) const {
+  /// dy/dt = [v, ∂L/∂q + f, Ż] at (q, v, t); Ż takes ∂T/∂t and ∂V/∂t from `d` when the caller has
+  /// them (the audit's ledger needs them too).
+  void rates_at(const Coordinates& q, const Coordinates& v, double t, Eigen::Ref<Vector> dydt,
+                const ExplicitTimeDerivatives* d = nullptr) const {
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = lagrangian_gradient(model_, q, v, t) + model_.forces(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
+    if (carries_energy_flow()) {
+      dydt[2 * n] = d != nullptr ? energy_audit::energy_flow_rate(model_, q, v, t, *d)
+                                 : energy_audit::energy_flow_rate(model_, q, v, t);
+    }
   }
 };
 

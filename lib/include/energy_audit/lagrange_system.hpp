@@ -216,9 +216,7 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
     const Coordinates q = y.template head<n>();
     const Coordinates v = y.template segment<n>(n);
     const ExplicitTimeDerivatives d = explicit_time_derivatives(model_, q, v, t);  // for Ż and the ledger
-    dydt.template head<n>() = v;
-    dydt.template segment<n>(n) = accelerations_at(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t, d);
+    rates_at(q, v, t, dydt, accelerations_at, &d);
     return {sample_of(y, q, v, t), this->powers_with(q, v, t, d.T_t - d.V_t, check_sum)};
   }
 
@@ -232,13 +230,17 @@ class LagrangeSystem : public Formulation<LagrangeSystem<M>, M> {
   }
 
   /// dy/dt from q and v copied out of y: otherwise writing dydt might change them for all the
-  /// compiler knows, and it would evaluate the common terms twice.
+  /// compiler knows, and it would evaluate the common terms twice. Ż takes ∂T/∂t and ∂V/∂t from
+  /// `d` when the caller has them (the audit's ledger needs them too).
   template <class Accelerations>
   void rates_at(const Coordinates& q, const Coordinates& v, double t, Eigen::Ref<Vector> dydt,
-                const Accelerations& accelerations_at) const {
+                const Accelerations& accelerations_at, const ExplicitTimeDerivatives* d = nullptr) const {
     dydt.template head<n>() = v;
     dydt.template segment<n>(n) = accelerations_at(q, v, t);
-    if (carries_energy_flow()) dydt[2 * n] = energy_audit::energy_flow_rate(model_, q, v, t);
+    if (carries_energy_flow()) {
+      dydt[2 * n] = d != nullptr ? energy_audit::energy_flow_rate(model_, q, v, t, *d)
+                                 : energy_audit::energy_flow_rate(model_, q, v, t);
+    }
   }
 
   AccelerationSource source_;
