@@ -144,14 +144,24 @@ struct ArkodeState : detail::DropInSolveEmulation<ArkodeCalls> {
 }  // namespace
 
 ArkodeAudit::ArkodeAudit(int dofs, DropInEnergies energies, double threshold)
-    : DropInAudit("ArkodeAudit", dofs, energies) {
-  if (energies.constraint_power) {
+    : ArkodeAudit(detail::DropInForm{dofs, std::move(energies)}, threshold) {}
+
+ArkodeAudit ArkodeAudit::hamiltonian(int dofs, DropInHamiltonian energies, double threshold) {
+  return ArkodeAudit(detail::DropInForm{dofs, std::move(energies)}, threshold);
+}
+
+ArkodeAudit ArkodeAudit::whole_state(DropInStateEnergy energies, double threshold) {
+  return ArkodeAudit(detail::DropInForm{0, std::move(energies)}, threshold);
+}
+
+ArkodeAudit::ArkodeAudit(detail::DropInForm form, double threshold) : DropInAudit("ArkodeAudit") {
+  const auto* energies = std::get_if<DropInEnergies>(&form.energies);
+  if (energies != nullptr && energies->constraint_power) {
     throw InvalidArgument(
         "ArkodeAudit: constraint_power reads multipliers from the state, and an ARKODE state y = [q, v] has "
-        "none; "
-        "IdaAudit audits programs with multipliers");
+        "none; IdaAudit audits programs with multipliers");
   }
-  hold(std::make_unique<ArkodeState>(dofs, std::move(energies), threshold));
+  hold(std::make_unique<ArkodeState>(std::move(form), threshold));
 }
 
 int ArkodeAudit::ERKStepEvolve(void* arkode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {

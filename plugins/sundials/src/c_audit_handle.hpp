@@ -6,7 +6,10 @@
 /// turn every exception into a return code and a message kept in the handle, so that none
 /// crosses into C.
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <functional>
 #include <cstdio>
 #include <energy_audit/error.hpp>
 #include <exception>
@@ -19,6 +22,9 @@
 
 #include "energy_audit/sundials/drop_in_energy_functions.h"
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
+#include "energy_audit/sundials/drop_in_hamiltonian.hpp"
+#include "energy_audit/sundials/drop_in_layout.hpp"
+#include "energy_audit/sundials/drop_in_state_energy.hpp"
 #include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun::detail {
@@ -26,7 +32,11 @@ namespace energy_audit::sun::detail {
 /// The C handle of an audit (CvodeAudit, IdaAudit, ArkodeAudit); `prefix` names its functions in messages.
 template <class AuditType>
 struct CAuditHandle {
+  /// The form of the energies the program gave (drop_in_form.hpp).
+  enum class Form { lagrange, hamilton, whole_state };
+
   const char* prefix = "";  // "ea_cvode_audit"
+  Form form = Form::lagrange;
   int dofs = 0;
   double threshold = 0;
   EaKineticEnergyFn kinetic = nullptr;
@@ -38,6 +48,10 @@ struct CAuditHandle {
   void* share_context = nullptr;
   std::vector<std::pair<std::string, EaPowerFn>> named_powers;
   bool quadratic_kinetic_energy = false;  // DropInEnergies::kinetic_energy_is_quadratic
+  EaHamiltonianFn hamiltonian = nullptr, hamiltonian_rate = nullptr;
+  EaGeneralizedForcesFn generalized_forces = nullptr;
+  EaStateEnergyFn state_energy = nullptr, state_energy_rate = nullptr, state_power = nullptr;
+  std::optional<DropInLayout> layout;
   void* user_data = nullptr;
   std::optional<AuditType> audit;  // absent when created with bad arguments
   bool called = false;             // the solve function was called: the energies are fixed
@@ -80,18 +94,59 @@ struct CAuditHandle {
                                 }});
     }
     e.kinetic_energy_is_quadratic = quadratic_kinetic_energy;
-    if (share_sum != nullptr) {
-      e.sum_shares = [f = share_sum, context = share_context](double* values, int count) {
-        f(values, count, context);
+    e.sum_shares = share_sum_function();
+    return e;
+  }
+
+  /// Hamilton's form of the C functions (DropInHamiltonian), each passing user_data on.
+  DropInHamiltonian hamilton_energies() const {
+    DropInHamiltonian h;
+    h.hamiltonian = [f = hamiltonian, data = user_data](const double* q, const double* p, double t) {
+      return f(q, p, t, data);
+    };
+    if (hamiltonian_rate != nullptr) {
+      h.hamiltonian_rate = [f = hamiltonian_rate, data = user_data](const double* q, const double* p, double t) {
+        return f(q, p, t, data);
       };
     }
-    return e;
+    if (generalized_forces != nullptr) {
+      h.generalized_forces = [f = generalized_forces, data = user_data](const double* q, const double* p, double t,
+                                                                        double* forces) { f(q, p, t, forces, data); };
+    }
+    h.sum_shares = share_sum_function();
+    return h;
+  }
+
+  /// The whole-state form of the C functions (DropInStateEnergy), each passing user_data on.
+  DropInStateEnergy whole_state_energies() const {
+    const auto bind = [data = user_data](EaStateEnergyFn f) -> std::function<double(const double*, double)> {
+      if (f == nullptr) return {};
+      return [f, data](const double* y, double t) { return f(y, t, data); };
+    };
+    return DropInStateEnergy{.energy = bind(state_energy), .energy_rate = bind(state_energy_rate),
+                             .power = bind(state_power), .sum_shares = share_sum_function()};
+  }
+
+  std::function<void(double* values, int count)> share_sum_function() const {
+    if (share_sum == nullptr) return {};
+    return [f = share_sum, context = share_context](double* values, int count) { f(values, count, context); };
   }
 
   /// (Re)builds the C++ audit from the functions held; a bad argument leaves it absent.
   int build() {
     try {
-      audit.emplace(dofs, energies(), threshold);
+      switch (form) {
+        case Form::lagrange:
+          audit.emplace(dofs, energies(), threshold);
+          break;
+        case Form::hamilton:
+          audit.emplace(AuditType::hamiltonian(dofs, hamilton_energies(), threshold));
+          break;
+        case Form::whole_state:
+          audit.emplace(AuditType::whole_state(whole_state_energies(), threshold));
+          break;
+      }
+      if (layout) audit->use_layout(*layout);
       if constexpr (requires(AuditType& a) { a.integrate_flow_as_quadrature(); }) {
         if (flow_as_quadrature) audit->integrate_flow_as_quadrature();
       }
@@ -132,6 +187,58 @@ Handle* create_handle(const char* prefix, int dofs, EaKineticEnergyFn kinetic, E
   return handle;
 }
 
+/// A new handle of `Handle` in Hamilton's form; null only when memory runs out.
+template <class Handle>
+Handle* create_hamiltonian_handle(const char* prefix, int dofs, EaHamiltonianFn hamiltonian,
+                                  EaHamiltonianFn hamiltonian_rate, EaGeneralizedForcesFn forces, void* user_data,
+                                  double threshold) {
+  Handle* handle = new (std::nothrow) Handle;
+  if (handle == nullptr) return nullptr;
+  handle->prefix = prefix;
+  handle->form = Handle::Form::hamilton;
+  handle->dofs = dofs;
+  handle->threshold = threshold;
+  handle->hamiltonian = hamiltonian;
+  handle->hamiltonian_rate = hamiltonian_rate;
+  handle->generalized_forces = forces;
+  handle->user_data = user_data;
+  try {
+    if (hamiltonian == nullptr) {
+      handle->last_error = std::string(prefix) + "_create_hamiltonian: the Hamiltonian function is NULL; H is required";
+      return handle;
+    }
+    handle->build();
+  } catch (...) {
+    handle->audit.reset();
+  }
+  return handle;
+}
+
+/// A new handle of `Handle` in the whole-state form; null only when memory runs out.
+template <class Handle>
+Handle* create_whole_state_handle(const char* prefix, EaStateEnergyFn energy, EaStateEnergyFn energy_rate,
+                                  EaStateEnergyFn power, void* user_data, double threshold) {
+  Handle* handle = new (std::nothrow) Handle;
+  if (handle == nullptr) return nullptr;
+  handle->prefix = prefix;
+  handle->form = Handle::Form::whole_state;
+  handle->threshold = threshold;
+  handle->state_energy = energy;
+  handle->state_energy_rate = energy_rate;
+  handle->state_power = power;
+  handle->user_data = user_data;
+  try {
+    if (energy == nullptr) {
+      handle->last_error = std::string(prefix) + "_create_whole_state: the energy function is NULL; E is required";
+      return handle;
+    }
+    handle->build();
+  } catch (...) {
+    handle->audit.reset();
+  }
+  return handle;
+}
+
 /// Runs `body` on a valid handle's audit, turning exceptions into `failure` and the handle's
 /// message (EA_AUDIT_INVALID_ARGUMENT for energy_audit::InvalidArgument).
 template <class Handle, class Body>
@@ -166,16 +273,74 @@ int set_functions(Handle* handle, const char* function, Assign&& assign) {
   });
 }
 
+/// Refuses a setter of Lagrange's form (`function`) on a handle of another form.
+template <class Handle>
+bool refuse_unless_lagrange(Handle* handle, const char* function) {
+  if (handle == nullptr || handle->form == Handle::Form::lagrange) return false;
+  handle->last_error = std::string(handle->prefix) + "_" + function +
+                       ": it sets a function of T and V (q, v), and this audit was created in " +
+                       (handle->form == Handle::Form::hamilton ? "Hamilton's form" : "the whole-state form");
+  return true;
+}
+
 /// Declares T quadratic in v (DropInEnergies::kinetic_energy_is_quadratic) before the first solve call.
 template <class Handle>
 int declare_quadratic_kinetic_energy(Handle* handle) {
+  if (refuse_unless_lagrange(handle, "declare_quadratic_kinetic_energy")) return EA_AUDIT_INVALID_ARGUMENT;
   return set_functions(handle, "declare_quadratic_kinetic_energy",
                        [](Handle& h) { h.quadratic_kinetic_energy = true; });
+}
+
+/// Reads the state through a layout (DropInLayout) before the first solve call: n coordinates at
+/// q_first + i stride and n velocities (or momenta) at v_first + i stride, or, with `coordinates`
+/// and `velocities` not null, at the n indices each lists.
+template <class Handle>
+int set_layout(Handle* handle, const char* function, long length, const long* coordinates, const long* velocities) {
+  if (handle != nullptr && (coordinates == nullptr || velocities == nullptr)) {
+    handle->last_error = std::string(handle->prefix) + "_" + function + ": the " +
+                         (coordinates == nullptr ? "coordinates'" : "velocities'") + " index list is NULL";
+    return EA_AUDIT_INVALID_ARGUMENT;
+  }
+  return set_functions(handle, function, [&](Handle& h) {
+    const auto n = static_cast<std::size_t>(std::max(h.dofs, 0));
+    DropInLayout layout{length, std::vector<long>(coordinates, coordinates + n),
+                        std::vector<long>(velocities, velocities + n)};
+    if (h.layout) layout.multipliers = h.layout->multipliers;
+    h.layout = std::move(layout);
+  });
+}
+
+template <class Handle>
+int set_strided_layout(Handle* handle, long length, long q_first, long v_first, long stride) {
+  return set_functions(handle, "set_layout", [&](Handle& h) {
+    DropInLayout layout = DropInLayout::strided(length, h.dofs, q_first, v_first, stride);
+    if (h.layout) layout.multipliers = h.layout->multipliers;
+    h.layout = std::move(layout);
+  });
+}
+
+/// The multipliers' entries of the layout (IDA programs with constraint_power).
+template <class Handle>
+int set_layout_multipliers(Handle* handle, const long* indices, int count) {
+  if (handle != nullptr && (count < 0 || (indices == nullptr && count > 0))) {
+    handle->last_error = std::string(handle->prefix) + "_set_layout_multipliers: " +
+                         (count < 0 ? "count = " + std::to_string(count) + " is negative" : "the index list is NULL");
+    return EA_AUDIT_INVALID_ARGUMENT;
+  }
+  if (handle != nullptr && !handle->layout) {
+    handle->last_error = std::string(handle->prefix) +
+                         "_set_layout_multipliers: set the layout of q and v first (_set_layout or _set_layout_indices)";
+    return EA_AUDIT_INVALID_ARGUMENT;
+  }
+  return set_functions(handle, "set_layout_multipliers", [&](Handle& h) {
+    h.layout->multipliers.assign(indices, indices + count);
+  });
 }
 
 /// Adds a named power term (DropInEnergies::named_powers) before the first solve call.
 template <class Handle>
 int add_named_power(Handle* handle, const char* name, EaPowerFn power) {
+  if (refuse_unless_lagrange(handle, "add_named_power")) return EA_AUDIT_INVALID_ARGUMENT;
   if (handle != nullptr && (name == nullptr || power == nullptr)) {
     handle->last_error = std::string(handle->prefix) + "_add_named_power: the " +
                          (name == nullptr ? "name" : "power function") + " is NULL";
@@ -187,6 +352,7 @@ int add_named_power(Handle* handle, const char* name, EaPowerFn power) {
 /// Sets dT/dt and dV/dt (either may be null) before the first solve call.
 template <class Handle>
 int set_energy_rates(Handle* handle, EaPowerFn kinetic_rate, EaPotentialRateFn potential_rate) {
+  if (refuse_unless_lagrange(handle, "set_energy_rates")) return EA_AUDIT_INVALID_ARGUMENT;
   return set_functions(handle, "set_energy_rates", [&](Handle& h) {
     h.kinetic_rate = kinetic_rate;
     h.potential_rate = potential_rate;

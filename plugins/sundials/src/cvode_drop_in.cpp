@@ -80,13 +80,24 @@ using CvodeState = detail::DropInSolveEmulation<CvodeCalls>;
 }  // namespace
 
 CvodeAudit::CvodeAudit(int dofs, DropInEnergies energies, double threshold)
-    : DropInAudit("CvodeAudit", dofs, energies) {
-  if (energies.constraint_power) {
+    : CvodeAudit(detail::DropInForm{dofs, std::move(energies)}, threshold) {}
+
+CvodeAudit CvodeAudit::hamiltonian(int dofs, DropInHamiltonian energies, double threshold) {
+  return CvodeAudit(detail::DropInForm{dofs, std::move(energies)}, threshold);
+}
+
+CvodeAudit CvodeAudit::whole_state(DropInStateEnergy energies, double threshold) {
+  return CvodeAudit(detail::DropInForm{0, std::move(energies)}, threshold);
+}
+
+CvodeAudit::CvodeAudit(detail::DropInForm form, double threshold) : DropInAudit("CvodeAudit") {
+  const auto* energies = std::get_if<DropInEnergies>(&form.energies);
+  if (energies != nullptr && energies->constraint_power) {
     throw InvalidArgument(
         "CvodeAudit: constraint_power reads multipliers from the state, and a CVODE state y = [q, v] has none; "
         "IdaAudit audits programs with multipliers");
   }
-  hold(std::make_unique<CvodeState>(dofs, std::move(energies), threshold));
+  hold(std::make_unique<CvodeState>(std::move(form), threshold));
 }
 
 int CvodeAudit::CVode(void* cvode_mem, sunrealtype tout, N_Vector yout, sunrealtype* tret, int itask) {

@@ -16,6 +16,25 @@ EaCvodeAudit* ea_cvode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPoten
                                              threshold);
 }
 
+EaCvodeAudit* ea_cvode_audit_create_hamiltonian(int dofs, EaHamiltonianFn hamiltonian, EaHamiltonianFn hamiltonian_rate,
+                                    EaGeneralizedForcesFn forces, void* user_data, double threshold) {
+  return detail::create_hamiltonian_handle<EaCvodeAudit>("ea_cvode_audit", dofs, hamiltonian, hamiltonian_rate, forces,
+                                                   user_data, threshold);
+}
+
+EaCvodeAudit* ea_cvode_audit_create_whole_state(EaStateEnergyFn energy, EaStateEnergyFn energy_rate, EaStateEnergyFn power,
+                                    void* user_data, double threshold) {
+  return detail::create_whole_state_handle<EaCvodeAudit>("ea_cvode_audit", energy, energy_rate, power, user_data, threshold);
+}
+
+int ea_cvode_audit_set_layout(EaCvodeAudit* audit, long length, long q_first, long v_first, long stride) {
+  return detail::set_strided_layout(audit, length, q_first, v_first, stride);
+}
+
+int ea_cvode_audit_set_layout_indices(EaCvodeAudit* audit, long length, const long* coordinates, const long* velocities) {
+  return detail::set_layout(audit, "set_layout_indices", length, coordinates, velocities);
+}
+
 int ea_cvode_audit_declare_quadratic_kinetic_energy(EaCvodeAudit* audit) {
   return detail::declare_quadratic_kinetic_energy(audit);
 }

@@ -9,15 +9,7 @@
 
 namespace energy_audit::sun {
 
-DropInAudit::DropInAudit(const char* audit_name, int dofs, const DropInEnergies& energies) : audit_name_(audit_name) {
-  if (dofs <= 0) {
-    throw InvalidArgument(std::string(audit_name) + ": dofs = " + std::to_string(dofs) +
-                          "; the number of coordinates must be > 0");
-  }
-  if (!energies.kinetic_energy || !energies.potential_energy) {
-    throw InvalidArgument(std::string(audit_name) + ": the kinetic and the potential energy are required");
-  }
-}
+DropInAudit::DropInAudit(const char* audit_name) : audit_name_(audit_name) {}
 
 DropInAudit::DropInAudit(DropInAudit&&) noexcept = default;
 DropInAudit& DropInAudit::operator=(DropInAudit&&) noexcept = default;
@@ -46,6 +38,14 @@ DropInStep DropInAudit::last_step() const { return state().last; }
 std::vector<double> DropInAudit::named_works() const { return state().works; }
 int DropInAudit::dofs() const { return state().energy.dofs(); }
 void DropInAudit::print_summary(FILE* out) const { state().print_summary(out); }
+
+void DropInAudit::use_layout(const DropInLayout& layout) {
+  detail::DropInAuditState& s = state();
+  if (s.audit.accepted_steps() > 0) {
+    throw InvalidArgument(std::string(audit_name_) + ": give the layout before the first solve call");
+  }
+  s.energy.use_layout(layout);
+}
 
 double DropInAudit::equation_residual() const { return state().audit.equation_check().relative_residual(); }
 long DropInAudit::equation_checked_steps() const {

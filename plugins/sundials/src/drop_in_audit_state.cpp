@@ -5,9 +5,9 @@
 
 namespace energy_audit::sun::detail {
 
-DropInAuditState::DropInAuditState(const char* audit_name, int dofs, DropInEnergies energies, double threshold)
+DropInAuditState::DropInAuditState(const char* audit_name, DropInForm form, double threshold)
     : audit(AuditOptions{.threshold = threshold, .equation_threshold = drop_in_equation_threshold, .store_every = 0}),
-      energy(audit_name, dofs, std::move(energies)),
+      energy(audit_name, std::move(form)),
       works(energy.named_power_count(), 0.0) {}
 
 const char* DropInAuditState::verdict() const {
@@ -18,12 +18,11 @@ const char* DropInAuditState::verdict() const {
 }
 
 void DropInAuditState::record(double t, N_Vector y) {
-  const double* q = N_VGetArrayPointer(y);
-  const double* v = q + energy.dofs();
-  const EnergyTerms e = energy.terms_at(q, v, t);
+  const double* data = N_VGetArrayPointer(y);
+  const EnergyTerms e = energy.terms_at(data, t);
   // No row is read back (store_every = 0): the sample goes without q and v, which the row would
   // copy at every step, a pass over the whole state.
-  const Eigen::Map<const Vector> no_coordinates(q, 0);
+  const Eigen::Map<const Vector> no_coordinates(data, 0);
   audit.record(EnergySample{t, no_coordinates, no_coordinates, e, Z});
   last = DropInStep{t, e.T, e.T2, e.T1, e.T0, e.V, e.H(), Z, e.H() + Z};
   // The sample just recorded ends audited step `audited + 1`, or is the start (step 0).

@@ -22,7 +22,7 @@ class DropInAuditState {
  public:
   /// Throws InvalidArgument for a threshold that is negative or not finite, and as
   /// DropInEnergyEvaluation does.
-  DropInAuditState(const char* audit_name, int dofs, DropInEnergies energies, double threshold);
+  DropInAuditState(const char* audit_name, DropInForm form, double threshold);
   virtual ~DropInAuditState() = default;
   DropInAuditState(const DropInAuditState&) = delete;
   DropInAuditState& operator=(const DropInAuditState&) = delete;

@@ -35,21 +35,25 @@ inline const QuadratureRule& flow_rule() {
 
 class DropInFlowIntegral {
  public:
-  /// ∫ Ż dt from a to b, both in the last step, with `interpolate(t, y)` writing the solver's
-  /// interpolant at t into y; each named power's integral over the same nodes goes to works().
-  /// The ranks' shares at all nodes are summed in one call.
+  /// ∫ Ż dt from a to b, both in the last step, with `interpolate(t, y, k)` writing the k-th
+  /// derivative of the solver's interpolant at t into y (the first into `y_rate` at each node
+  /// when it is not null); each named power's integral over the same nodes goes to works(). The
+  /// ranks' shares at all nodes are summed in one call.
   template <class Interpolate>
-  double over(double a, double b, N_Vector y, Interpolate&& interpolate, const DropInEnergyEvaluation& energy) {
+  double over(double a, double b, N_Vector y, N_Vector y_rate, Interpolate&& interpolate,
+              DropInEnergyEvaluation& energy) {
     const QuadratureRule& rule = flow_rule();
     const std::size_t nodes = rule.nodes.size();
     const std::size_t terms = energy.named_power_count();
     const double length = b - a;
     const double* data = N_VGetArrayPointer(y);
+    const double* rate_data = y_rate != nullptr ? N_VGetArrayPointer(y_rate) : nullptr;
     node_values_.assign(nodes * (1 + terms), 0.0);  // Ż, then each named power, at the nodes
     for (std::size_t i = 0; i < nodes; ++i) {
       const double t = a + length * rule.nodes[i];
-      interpolate(t, y);
-      node_values_[i] = energy.flow_rate(data, t);
+      interpolate(t, y, 0);
+      if (y_rate != nullptr) interpolate(t, y_rate, 1);
+      node_values_[i] = energy.flow_rate(data, rate_data, t);
       for (std::size_t k = 0; k < terms; ++k) node_values_[nodes * (1 + k) + i] = energy.named_power(k, data, t);
     }
     energy.sum_shares(node_values_.data(), static_cast<int>(node_values_.size()));

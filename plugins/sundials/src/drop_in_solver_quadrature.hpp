@@ -22,7 +22,7 @@ namespace energy_audit::sun::detail {
 template <SolverCalls Calls>
 class DropInSolverQuadrature {
  public:
-  explicit DropInSolverQuadrature(const DropInEnergyEvaluation& energy) : energy_(energy) {}
+  explicit DropInSolverQuadrature(DropInEnergyEvaluation& energy) : energy_(energy) {}
   DropInSolverQuadrature(const DropInSolverQuadrature&) = delete;
   DropInSolverQuadrature& operator=(const DropInSolverQuadrature&) = delete;
 
@@ -58,6 +58,11 @@ class DropInSolverQuadrature {
   /// or re-initialization.
   void start(void* memory, const Calls& calls, double Z, const std::vector<double>& works) {
     if constexpr (QuadratureCalls<Calls>) {
+      if (energy_.reads_state_derivative()) {
+        throw InvalidArgument(std::string(Calls::audit_name) +
+                              ": Z as the solver's quadrature has no derivative of the state, and Hamilton's form "
+                              "with generalized forces reads q' from it; give coordinate_rates (dH/dp)");
+      }
       Z_origin_ = Z;
       works_origin_ = works;
       N_VConst(0.0, vector_);
@@ -119,7 +124,7 @@ class DropInSolverQuadrature {
     try {
       const double* data = N_VGetArrayPointer(y);
       double* out = N_VGetArrayPointer(rates_out);
-      out[0] = self->energy_.flow_rate(data, t);
+      out[0] = self->energy_.flow_rate(data, nullptr, t);
       for (std::size_t k = 0; k < self->energy_.named_power_count(); ++k) {
         out[1 + k] = self->energy_.named_power(k, data, t);
       }
@@ -130,7 +135,7 @@ class DropInSolverQuadrature {
     }
   }
 
-  const DropInEnergyEvaluation& energy_;
+  DropInEnergyEvaluation& energy_;
   void* memory_ = nullptr;  // the solver whose quadrature this audit started
   double Z_origin_ = 0;     // Z and the works where the quadrature started from 0
   std::vector<double> works_origin_, values_;

@@ -25,8 +25,8 @@ namespace energy_audit::sun::detail {
 template <SolverCalls Calls>
 class DropInStepAccounting : public DropInAuditState {
  public:
-  DropInStepAccounting(int dofs, DropInEnergies energies, double threshold)
-      : DropInAuditState(Calls::audit_name, dofs, std::move(energies), threshold),
+  DropInStepAccounting(DropInForm form, double threshold)
+      : DropInAuditState(Calls::audit_name, std::move(form), threshold),
         works_returned_(works),
         quadrature_(energy) {}
 
@@ -37,12 +37,13 @@ class DropInStepAccounting : public DropInAuditState {
 
  protected:
   /// What one solve call holds and frees when it ends: the solver quadrature's vector and hold,
-  /// and the vector for y' at a step's end for the equation check.
+  /// and the vector for y' (at a step's end for the equation check, at the quadrature's nodes
+  /// for q̇ in Hamilton's form).
   class CallScope {
    public:
     CallScope(DropInStepAccounting& accounting, N_Vector state)
         : accounting_(accounting), quadrature_(accounting.quadrature_, accounting.solver_quadrature, state) {
-      if (accounting.energy.functions().equation_residual) {
+      if (accounting.energy.checks_equations() || accounting.energy.reads_state_derivative()) {
         derivative_ = clone(state);
         accounting.derivative_ = derivative_.get();
       }
@@ -61,17 +62,11 @@ class DropInStepAccounting : public DropInAuditState {
     check_flag(calls, calls.interpolate(memory, t, order, out), calls.interpolate_name, t);
   }
 
-  /// Checks that the solver's state holds [q, v] (and the multipliers) in data the audit can read.
+  /// Checks that the solver's state holds what the layout names, in data the audit can read.
   void check_state(N_Vector state) const {
-    const sunindextype length = N_VGetLength(state);
-    const bool multipliers = static_cast<bool>(energy.functions().constraint_power);
-    const sunindextype needed = 2 * static_cast<sunindextype>(energy.dofs()) + (multipliers ? 1 : 0);
-    if (length < needed) {
-      throw InvalidArgument(std::string(Calls::audit_name) + ": the " + Calls::solver_name + " state has " +
-                            std::to_string(length) + " entries; the audit of " + std::to_string(energy.dofs()) +
-                            " coordinates needs y = [q, v" + (multipliers ? ", multipliers" : "") +
-                            "], at least " + std::to_string(needed));
-    }
+    const sunindextype length =
+        state->ops->nvgetlocallength != nullptr ? state->ops->nvgetlocallength(state) : N_VGetLength(state);
+    energy.check_state(static_cast<long>(length), Calls::solver_name);
     if (N_VGetArrayPointer(state) == nullptr) {
       throw InvalidArgument(
           "the audit needs an N_Vector whose data N_VGetArrayPointer exposes (serial, OpenMP, pthreads)");
@@ -177,8 +172,9 @@ class DropInStepAccounting : public DropInAuditState {
   /// ∫ Ż dt from a to b, both in the last step, on the solver's interpolant (flow_.works(): the
   /// named works over it).
   double flow_over(void* memory, double a, double b, Scratch& scratch) {
-    const auto at = [this, memory](double t, N_Vector y) { interpolate(memory, t, y); };
-    return flow_.over(a, b, scratch.vector(), at, energy);
+    const auto at = [this, memory](double t, N_Vector y, int order) { interpolate(memory, t, y, order); };
+    N_Vector y_rate = energy.reads_state_derivative() ? derivative_ : nullptr;
+    return flow_.over(a, b, scratch.vector(), y_rate, at, energy);
   }
 
   /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n, read from
@@ -215,13 +211,10 @@ class DropInStepAccounting : public DropInAuditState {
 
   /// Lagrange's equations at the step's end, with the v̇ the solver holds there.
   void check_equations(void* memory, double t, N_Vector state, N_Vector scratch) {
-    const DropInEnergies& energies = energy.functions();
-    if (!energies.equation_residual) return;
+    if (!energy.checks_equations()) return;
     interpolate(memory, t, scratch, 1);
-    const double* y = N_VGetArrayPointer(state);
-    const int dofs = energy.dofs();
     double out[2] = {0, 0};
-    energies.equation_residual(y, y + dofs, N_VGetArrayPointer(scratch) + dofs, t, out);
+    energy.equation_residual(N_VGetArrayPointer(state), N_VGetArrayPointer(scratch), t, out);
     audit.record_equation_residual({out[0], out[1]});
   }
 
@@ -234,7 +227,7 @@ class DropInStepAccounting : public DropInAuditState {
   bool returned_known_ = false;
   double t_returned_ = 0, Z_returned_ = 0;
   std::vector<double> works_returned_;
-  N_Vector derivative_ = nullptr;  // y' at a step's end for the equation check, during one call
+  N_Vector derivative_ = nullptr;  // y' for the equation check and Hamilton's q̇, during one call
   DropInFlowIntegral flow_;
   DropInSolverQuadrature<Calls> quadrature_;
 };

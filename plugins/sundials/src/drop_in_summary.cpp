@@ -19,7 +19,7 @@ void DropInAuditState::print_summary(FILE* out) const {
                  static_cast<long>(audit.equation_check().checked_steps()));
   }
   for (std::size_t k = 0; k < works.size(); ++k) {
-    std::fprintf(out, "energy audit: work W_%s = %+.6g J", energy.functions().named_powers[k].name.c_str(), works[k]);
+    std::fprintf(out, "energy audit: work W_%s = %+.6g J", energy.named_power_name(k).c_str(), works[k]);
     if (Z != 0 && std::isfinite(Z)) std::fprintf(out, " (share of Z %+.1f %%)", -100 * works[k] / Z);
     std::fprintf(out, "\n");
   }

@@ -59,13 +59,25 @@ using IdaState = detail::DropInSolveEmulation<IdaCalls>;
 
 }  // namespace
 
-IdaAudit::IdaAudit(int dofs, DropInEnergies energies, double threshold) : DropInAudit("IdaAudit", dofs, energies) {
-  if (energies.equation_residual) {
+IdaAudit::IdaAudit(int dofs, DropInEnergies energies, double threshold)
+    : IdaAudit(detail::DropInForm{dofs, std::move(energies)}, threshold) {}
+
+IdaAudit IdaAudit::hamiltonian(int dofs, DropInHamiltonian energies, double threshold) {
+  return IdaAudit(detail::DropInForm{dofs, std::move(energies)}, threshold);
+}
+
+IdaAudit IdaAudit::whole_state(DropInStateEnergy energies, double threshold) {
+  return IdaAudit(detail::DropInForm{0, std::move(energies)}, threshold);
+}
+
+IdaAudit::IdaAudit(detail::DropInForm form, double threshold) : DropInAudit("IdaAudit") {
+  const auto* energies = std::get_if<DropInEnergies>(&form.energies);
+  if (energies != nullptr && energies->equation_residual) {
     throw InvalidArgument(
         "IdaAudit: equation_residual checks Lagrange's equations without multipliers, which an IDA program's "
         "residual holds; leave it empty");
   }
-  hold(std::make_unique<IdaState>(dofs, std::move(energies), threshold));
+  hold(std::make_unique<IdaState>(std::move(form), threshold));
 }
 
 int IdaAudit::IDASolve(void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret, N_Vector ypret,

@@ -16,6 +16,29 @@ EaIdaAudit* ea_ida_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotential
                                            threshold);
 }
 
+EaIdaAudit* ea_ida_audit_create_hamiltonian(int dofs, EaHamiltonianFn hamiltonian, EaHamiltonianFn hamiltonian_rate,
+                                    EaGeneralizedForcesFn forces, void* user_data, double threshold) {
+  return detail::create_hamiltonian_handle<EaIdaAudit>("ea_ida_audit", dofs, hamiltonian, hamiltonian_rate, forces,
+                                                   user_data, threshold);
+}
+
+EaIdaAudit* ea_ida_audit_create_whole_state(EaStateEnergyFn energy, EaStateEnergyFn energy_rate, EaStateEnergyFn power,
+                                    void* user_data, double threshold) {
+  return detail::create_whole_state_handle<EaIdaAudit>("ea_ida_audit", energy, energy_rate, power, user_data, threshold);
+}
+
+int ea_ida_audit_set_layout(EaIdaAudit* audit, long length, long q_first, long v_first, long stride) {
+  return detail::set_strided_layout(audit, length, q_first, v_first, stride);
+}
+
+int ea_ida_audit_set_layout_indices(EaIdaAudit* audit, long length, const long* coordinates, const long* velocities) {
+  return detail::set_layout(audit, "set_layout_indices", length, coordinates, velocities);
+}
+
+int ea_ida_audit_set_layout_multipliers(EaIdaAudit* audit, const long* indices, int count) {
+  return detail::set_layout_multipliers(audit, indices, count);
+}
+
 int ea_ida_audit_declare_quadratic_kinetic_energy(EaIdaAudit* audit) {
   return detail::declare_quadratic_kinetic_energy(audit);
 }

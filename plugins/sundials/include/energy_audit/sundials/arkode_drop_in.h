@@ -54,6 +54,32 @@ typedef struct EaArkodeAudit EaArkodeAudit;
 EaArkodeAudit *ea_arkode_audit_create(int dofs, EaKineticEnergyFn kinetic, EaPotentialEnergyFn potential,
                                       EaPowerFn power, void *user_data, double threshold);
 
+/* A new audit of a program in Hamilton's variables (drop_in_hamiltonian.hpp): `dofs` coordinates
+ * q and momenta p, y = [q, p, ...] unless a layout says otherwise. `hamiltonian` is required;
+ * `hamiltonian_rate` (dH/dt) and `forces` (Q) may be NULL. With forces, q' is read from the
+ * solver's derivative of the state at each node of Z's quadrature. Errors as for
+ * ea_arkode_audit_create. */
+EaArkodeAudit *ea_arkode_audit_create_hamiltonian(int dofs, EaHamiltonianFn hamiltonian, EaHamiltonianFn hamiltonian_rate,
+                                    EaGeneralizedForcesFn forces, void *user_data, double threshold);
+
+/* A new audit of the whole-state form (drop_in_state_energy.hpp): E(y, t) of the solver's whole
+ * state, required; its rate dE/dt and the power P of everything E does not hold may be NULL.
+ * C = E + Z with Z' = -dE/dt - P. Errors as for ea_arkode_audit_create. */
+EaArkodeAudit *ea_arkode_audit_create_whole_state(EaStateEnergyFn energy, EaStateEnergyFn energy_rate, EaStateEnergyFn power,
+                                    void *user_data, double threshold);
+
+/* Where q and v (or p) lie in the state (drop_in_layout.hpp), before the first solve call: the
+ * i-th coordinate at y[q_first + i stride], the i-th velocity at y[v_first + i stride];
+ * `length` is the state's number of entries (on MPI ranks, the rank's), 0 for not checked.
+ * Interleaved bodies y = [x1, v1, x2, v2, ...]: q_first 0, v_first 1, stride 2. Entries not
+ * named are not read. A layout that does not fit (an index negative, past `length` or past the
+ * state, or named twice) makes this call, and every solve call after it, return
+ * EA_AUDIT_INVALID_ARGUMENT with a message naming the index. */
+int ea_arkode_audit_set_layout(EaArkodeAudit *audit, long length, long q_first, long v_first, long stride);
+/* The same with the n indices of the coordinates and of the velocities listed (0-based). */
+int ea_arkode_audit_set_layout_indices(EaArkodeAudit *audit, long length, const long *coordinates, const long *velocities);
+
+
 /* For a rheonomic model: dT/dt at fixed q, v and dV/dt at fixed q (either may be NULL), before
  * the first evolve call. */
 int ea_arkode_audit_set_energy_rates(EaArkodeAudit *audit, EaPowerFn kinetic_rate,

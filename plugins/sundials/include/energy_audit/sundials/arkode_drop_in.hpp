@@ -45,6 +45,13 @@ class ArkodeAudit : public DropInAudit {
   /// constraint_power (an ARKODE state has no multipliers), or a threshold that is negative or
   /// not finite.
   ArkodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
+  /// The audit of a program in Hamilton's variables (DropInHamiltonian): n = `dofs` coordinates
+  /// and n momenta, y = [q, p, ...] or as a layout names them (use_layout). Throws as the
+  /// constructor does, for a missing H.
+  static ArkodeAudit hamiltonian(int dofs, DropInHamiltonian energies, double threshold = 1e-3);
+  /// The audit of the whole-state form (DropInStateEnergy): E(y, t), ∂E/∂t and P(y, t) of the
+  /// solver's state y, read whole. Throws as the constructor does, for a missing E.
+  static ArkodeAudit whole_state(DropInStateEnergy energies, double threshold = 1e-3);
 
   /// Drop-in for ERKStepEvolve: same arguments, same return value, same solution. ARK_NORMAL is
   /// carried out as ARK_ONE_STEP calls up to tout, each accepted step audited, then one
@@ -81,6 +88,8 @@ class ArkodeAudit : public DropInAudit {
   using DropInAudit::equation_threshold;
   /// The pass threshold of equation_residual(); InvalidArgument if negative or not finite.
   void set_equation_threshold(double threshold);
+ private:
+  ArkodeAudit(detail::DropInForm form, double threshold);
 };
 
 }  // namespace energy_audit::sun

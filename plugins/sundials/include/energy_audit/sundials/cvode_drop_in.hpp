@@ -47,6 +47,13 @@ class CvodeAudit : public DropInAudit {
   /// Throws energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or
   /// V, or a threshold that is negative or not finite.
   CvodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
+  /// The audit of a program in Hamilton's variables (DropInHamiltonian): n = `dofs` coordinates
+  /// and n momenta, y = [q, p, ...] or as a layout names them (use_layout). Throws as the
+  /// constructor does, for a missing H.
+  static CvodeAudit hamiltonian(int dofs, DropInHamiltonian energies, double threshold = 1e-3);
+  /// The audit of the whole-state form (DropInStateEnergy): E(y, t), ∂E/∂t and P(y, t) of the
+  /// solver's state y, read whole. Throws as the constructor does, for a missing E.
+  static CvodeAudit whole_state(DropInStateEnergy energies, double threshold = 1e-3);
 
   /// Drop-in for SUNDIALS' CVode: same arguments, same return value, same solution. CV_NORMAL is
   /// carried out as CV_ONE_STEP calls up to tout, each accepted step audited, then one CV_NORMAL
@@ -98,6 +105,8 @@ class CvodeAudit : public DropInAudit {
   /// function inside CVODE makes CVode fail (CV_QRHSFUNC_FAIL) and propagates from this call.
   void integrate_flow_as_quadrature();
   bool integrates_flow_as_quadrature() const;
+ private:
+  CvodeAudit(detail::DropInForm form, double threshold);
 };
 
 }  // namespace energy_audit::sun

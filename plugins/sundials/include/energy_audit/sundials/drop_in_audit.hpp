@@ -12,12 +12,16 @@
 #include <vector>
 
 #include "energy_audit/sundials/drop_in_energy_functions.hpp"
+#include "energy_audit/sundials/drop_in_hamiltonian.hpp"
+#include "energy_audit/sundials/drop_in_layout.hpp"
+#include "energy_audit/sundials/drop_in_state_energy.hpp"
 #include "energy_audit/sundials/drop_in_step.hpp"
 
 namespace energy_audit::sun {
 
 namespace detail {
 class DropInAuditState;
+struct DropInForm;
 }
 
 /// The base of the drop-in audits: it holds the audit's state, created by the derived audit for
@@ -60,15 +64,23 @@ class DropInAudit {
   std::vector<double> named_works() const;
   int dofs() const;
 
+  /// Reads the solver's state through `layout` (DropInLayout: where q and v, or q and p, and the
+  /// multipliers lie; other entries are not read) instead of y = [q, v, ...]; before the first
+  /// solve call. Throws energy_audit::InvalidArgument, naming the index, for lists that are not n
+  /// long, a negative index or one named twice, after the first solve call, and in the
+  /// whole-state form (which reads y whole). The first solve call checks the layout against the
+  /// solver's state (its length, every index inside it).
+  void use_layout(const DropInLayout& layout);
+
   /// Prints "energy audit: delta_C = 1.234e-09 (threshold 1.0e-03, 1234 steps audited): pass"
   /// and a second line with sup |C − C(t0)| and the energy scale; when δ_C fails, a line with the
   /// step and time at which |C − C(t0)| first exceeded the threshold and where it grew fastest.
   void print_summary(FILE* out) const;
 
  protected:
-  /// Checks what every audit needs: `audit_name` ("CvodeAudit") names it in messages. Throws
-  /// energy_audit::InvalidArgument for dofs ≤ 0 or a missing T or V.
-  DropInAudit(const char* audit_name, int dofs, const DropInEnergies& energies);
+  /// `audit_name` ("CvodeAudit") names the audit in messages; the derived audit makes its state
+  /// (hold), which checks the energies.
+  explicit DropInAudit(const char* audit_name);
   DropInAudit(DropInAudit&&) noexcept;
   DropInAudit& operator=(DropInAudit&&) noexcept;
   DropInAudit(const DropInAudit&) = delete;

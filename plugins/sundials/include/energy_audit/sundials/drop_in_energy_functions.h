@@ -28,6 +28,16 @@ typedef double (*EaPotentialRateFn)(const double *q, double t, void *user_data);
 typedef double (*EaConstraintPowerFn)(const double *q, const double *v, const double *multipliers, double t,
                                       void *user_data);
 
+/* Hamilton's form (q and p the n coordinates and n momenta, drop_in_hamiltonian.hpp): H(q, p, t)
+ * [J], or its explicit rate dH/dt at fixed q and p [W]. */
+typedef double (*EaHamiltonianFn)(const double *q, const double *p, double t, void *user_data);
+/* Hamilton's form: writes the n non-potential generalized forces Q(q, p, t) to `forces`
+ * (p' = -dH/dq + Q). */
+typedef void (*EaGeneralizedForcesFn)(const double *q, const double *p, double t, double *forces, void *user_data);
+/* The whole-state form (drop_in_state_energy.hpp): E(y, t) [J], its explicit rate dE/dt at fixed
+ * y [W], or the power P(y, t) into E of everything E does not hold [W], over the solver's state y. */
+typedef double (*EaStateEnergyFn)(const double *y, double t, void *user_data);
+
 /* For a state spread over MPI ranks: sums `count` values in place across the ranks (drop_in_mpi.h's
  * ea_sum_over_ranks, with a pointer to the MPI_Comm as context). */
 typedef void (*EaShareSumFn)(double *values, int count, void *context);

@@ -46,6 +46,13 @@ class IdaAudit : public DropInAudit {
   /// std::runtime_error) for dofs ≤ 0, a missing T or V, an equation_residual (the equations of
   /// a DAE hold multipliers it does not see), or a threshold that is negative or not finite.
   IdaAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
+  /// The audit of a program in Hamilton's variables (DropInHamiltonian): n = `dofs` coordinates
+  /// and n momenta, y = [q, p, ...] or as a layout names them (use_layout). Throws as the
+  /// constructor does, for a missing H.
+  static IdaAudit hamiltonian(int dofs, DropInHamiltonian energies, double threshold = 1e-3);
+  /// The audit of the whole-state form (DropInStateEnergy): E(y, t), ∂E/∂t and P(y, t) of the
+  /// solver's state y, read whole. Throws as the constructor does, for a missing E.
+  static IdaAudit whole_state(DropInStateEnergy energies, double threshold = 1e-3);
 
   /// Drop-in for SUNDIALS' IDASolve: same arguments, same return value, same solution. IDA_NORMAL
   /// is carried out as IDA_ONE_STEP calls up to tout, each accepted step audited, then one
@@ -72,6 +79,8 @@ class IdaAudit : public DropInAudit {
   /// exception from one of the energy functions propagates from this call, after IDA has
   /// returned and with the solver as IDA left it; the audit is then incomplete.
   int IDASolve(void* ida_mem, sunrealtype tout, sunrealtype* tret, N_Vector yret, N_Vector ypret, int itask);
+ private:
+  IdaAudit(detail::DropInForm form, double threshold);
 };
 
 }  // namespace energy_audit::sun

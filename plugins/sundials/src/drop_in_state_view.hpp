@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// The program's q, v (or p) and λ read from the solver's state through its layout
+/// (DropInLayout): a part that lies in consecutive entries is read in place, any other is
+/// gathered into the view's own array.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "energy_audit/sundials/drop_in_layout.hpp"
+
+namespace energy_audit::sun::detail {
+
+class DropInStateView {
+ public:
+  /// The default layout of n coordinates: y = [q, v, λ...].
+  explicit DropInStateView(int dofs)
+      : dofs_(dofs), coordinates_(Part::consecutive(0)), velocities_(Part::consecutive(dofs)),
+        multipliers_(Part::consecutive(2L * dofs)) {}
+
+  /// Reads the state through `layout` from now on; throws InvalidArgument (naming `audit_name`
+  /// and the index) for lists that are not n long, a negative index or one used twice.
+  void use(const DropInLayout& layout, const char* audit_name);
+  bool laid_out() const { return laid_out_; }
+
+  /// Throws InvalidArgument when the state of `length` entries (this process's) does not hold
+  /// the layout: an index at or past its end, a declared length that is not `length`, or, for
+  /// the default layout, fewer than 2n (+ 1 with `multipliers`) entries. `solver` ("CVODE")
+  /// names the solver in the message.
+  void check(long length, bool multipliers, const char* audit_name, const char* solver) const;
+
+  const double* coordinates(const double* y) { return coordinates_.read(y); }
+  const double* velocities(const double* y) { return velocities_.read(y); }
+  const double* multipliers(const double* y) { return multipliers_.read(y); }
+  /// The velocities' entries of another vector like the state (y' for the accelerations), into
+  /// an array of their own.
+  const double* velocities_of(const double* other) { return velocities_.read(other, rates_); }
+  /// The coordinates' entries of y', q̇, into an array of their own.
+  const double* coordinates_of(const double* other) { return coordinates_.read(other, rates_); }
+
+ private:
+  /// One part of the state: consecutive entries from `first`, or the entries `indices` gathered.
+  struct Part {
+    long first = 0;             // the first entry when consecutive
+    std::vector<long> indices;  // the entries when gathered; empty when consecutive
+    std::vector<double> values;
+
+    static Part consecutive(long first) { return Part{first, {}, {}}; }
+    static Part of(const std::vector<long>& indices);
+    const double* read(const double* y) { return read(y, values); }
+    const double* read(const double* y, std::vector<double>& into) const {
+      if (indices.empty()) return y + first;
+      into.resize(indices.size());
+      for (std::size_t i = 0; i < indices.size(); ++i) into[i] = y[indices[i]];
+      return into.data();
+    }
+  };
+
+  int dofs_;
+  bool laid_out_ = false;
+  DropInLayout layout_;
+  Part coordinates_, velocities_, multipliers_;
+  std::vector<double> rates_;
+};
+
+}  // namespace energy_audit::sun::detail
