@@ -466,4 +466,80 @@ BOOST_AUTO_TEST_CASE(the_symplectic_method_keeps_the_energy_closer_than_erk_at_t
 }
 #endif
 
+#ifdef DAMPED_SPRKSTEP
+// The damped oscillator in Hamilton's variables (SUNDIALS 7): y = [p, q], H depends on t
+// (Caldirola–Kanai), the audit in Hamilton's form with a layout.
+
+namespace {
+
+// q at t = 10 as the program prints it, and in closed form: m q'' + g m q' + k q = 0 from q = 1 at rest.
+double damped_q_at_10(const std::string& output) {
+  const std::size_t at = output.find("   10.000 ");
+  return at == std::string::npos ? std::nan("") : std::strtod(output.c_str() + at + 10, nullptr);
+}
+double damped_q_exact_at_10() {
+  const double g = 0.2, omega = std::sqrt(18.0 / 2.0 - g * g / 4), t = 10;
+  return std::exp(-g * t / 2) * (std::cos(omega * t) + g / (2 * omega) * std::sin(omega * t));
+}
+
+}  // namespace
+
+// It prints, less the audit's lines, what it prints unaudited, byte for byte, ARKODE's statistics
+// included, on SPRKStep and on ERKStep; it passes and its twin with the wrong exponent in q' fails.
+BOOST_AUTO_TEST_CASE(the_damped_hamiltonian_program_prints_what_it_prints_unaudited) {
+  const std::pair<const char*, const char*> programs[] = {
+      {DAMPED_SPRKSTEP, DAMPED_SPRKSTEP_UNAUDITED},
+      {DAMPED_SPRKSTEP_WRONG_EXPONENT, DAMPED_SPRKSTEP_WRONG_EXPONENT_UNAUDITED}};
+  for (const auto& [audited_program, plain_program] : programs) {
+    for (const std::string arguments : {"", "--erk"}) {
+      BOOST_TEST_CONTEXT(audited_program << " " << arguments) {
+        const Run audited = run(audited_program, arguments), plain = run(plain_program, arguments);
+        BOOST_TEST(plain.exit_status == 0);
+        BOOST_TEST(plain.output.find(arguments == "--erk" ? "RHS fn evals" : "f1 RHS fn evals") != std::string::npos);
+        BOOST_TEST(audited.output.find("energy audit: delta_C = ") != std::string::npos);
+        BOOST_TEST(program_output(audited.output) == plain.output);
+      }
+    }
+  }
+  const Run right = run(DAMPED_SPRKSTEP), wrong = run(DAMPED_SPRKSTEP_WRONG_EXPONENT);
+  BOOST_TEST_MESSAGE(right.output);
+  BOOST_TEST(right.exit_status == 0);
+  BOOST_TEST(right.output.find("): pass") != std::string::npos);
+  BOOST_TEST(wrong.exit_status == 1);
+  BOOST_TEST(delta_c(wrong.output) > 1e-2);
+  BOOST_TEST(run(DAMPED_SPRKSTEP, "--dt 0").exit_status == 2);
+}
+
+// δ_C follows each method's order on this H: ERKStep's method converges at order 4 (the error
+// of q(10) against the closed form falls 16-fold when the step halves, δ_C 31-fold: C is kept at
+// order 5 here), SPRKStep's stage times make it converge at order 1 on an H that depends on t
+// (δ_C and the error of q both halve).
+BOOST_AUTO_TEST_CASE(the_audit_shows_each_steppers_order_on_a_time_dependent_hamiltonian) {
+  const Run erk_coarse = run(DAMPED_SPRKSTEP, "--erk --dt 0.02"), erk_fine = run(DAMPED_SPRKSTEP, "--erk --dt 0.01");
+  const double erk_ratio = delta_c(erk_coarse.output) / delta_c(erk_fine.output);
+  const double erk_error_ratio = (damped_q_at_10(erk_coarse.output) - damped_q_exact_at_10()) /
+                                 (damped_q_at_10(erk_fine.output) - damped_q_exact_at_10());
+  BOOST_TEST_MESSAGE("ERKStep delta_C at dt = 0.02: " << delta_c(erk_coarse.output) << ", at 0.01: "
+                                                      << delta_c(erk_fine.output) << ", ratio " << erk_ratio
+                                                      << "; error of q(10) ratio " << erk_error_ratio);
+  BOOST_TEST(erk_fine.exit_status == 0);
+  BOOST_TEST(erk_error_ratio > 14.0);
+  BOOST_TEST(erk_error_ratio < 18.0);
+  BOOST_TEST(erk_ratio > 14.0);  // at least the method's order
+  BOOST_TEST(erk_ratio < 40.0);
+
+  const Run sprk_coarse = run(DAMPED_SPRKSTEP, "--dt 0.002"), sprk_fine = run(DAMPED_SPRKSTEP, "--dt 0.001");
+  const double sprk_ratio = delta_c(sprk_coarse.output) / delta_c(sprk_fine.output);
+  const double error_ratio = (damped_q_at_10(sprk_coarse.output) - damped_q_exact_at_10()) /
+                             (damped_q_at_10(sprk_fine.output) - damped_q_exact_at_10());
+  BOOST_TEST_MESSAGE("SPRKStep delta_C at dt = 0.002: " << delta_c(sprk_coarse.output) << ", at 0.001: "
+                                                        << delta_c(sprk_fine.output) << ", ratio " << sprk_ratio
+                                                        << "; error of q(10) ratio " << error_ratio);
+  BOOST_TEST(sprk_ratio > 1.8);
+  BOOST_TEST(sprk_ratio < 2.2);
+  BOOST_TEST(error_ratio > 1.8);
+  BOOST_TEST(error_ratio < 2.2);
+}
+#endif
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -46,6 +46,33 @@ static double power(const double *q, const double *v, double t, void *user_data)
   return -d->c * v[0] * v[0];
 }
 
+static double hamiltonian(const double *q, const double *p, double t, void *user_data) {
+  OscillatorData *d = (OscillatorData *)user_data;
+  (void)t;
+  ++d->energy_calls;
+  return 0.5 * d->m * p[0] * p[0] + 0.5 * d->k * q[0] * q[0];
+}
+
+static void damper_force(const double *q, const double *p, double t, double *forces, void *user_data) {
+  OscillatorData *d = (OscillatorData *)user_data;
+  (void)q;
+  (void)t;
+  forces[0] = -d->c * p[0];
+}
+
+static double state_energy(const double *y, double t, void *user_data) {
+  OscillatorData *d = (OscillatorData *)user_data;
+  (void)t;
+  ++d->energy_calls;
+  return 0.5 * d->m * y[1] * y[1] + 0.5 * d->k * y[0] * y[0];
+}
+
+static double state_power(const double *y, double t, void *user_data) {
+  OscillatorData *d = (OscillatorData *)user_data;
+  (void)t;
+  return -d->c * y[1] * y[1];
+}
+
 /* One step with plain CVode: CV_ONE_STEP first returns the end of the last step, when an
  * earlier call returned before it, and steps on the next call. */
 static int plain_step(void *cvode_mem, sunrealtype tout, N_Vector y, sunrealtype *t) {
@@ -66,6 +93,14 @@ EaCvodeAudit *oscillator_ledger_audit(OscillatorData *data) {
   EaCvodeAudit *audit = ea_cvode_audit_create(1, kinetic, potential, NULL, data, 1.0e-3);
   if (audit != NULL) ea_cvode_audit_add_named_power(audit, "damper", power);
   return audit;
+}
+
+EaCvodeAudit *oscillator_hamiltonian_audit(OscillatorData *data) {
+  return ea_cvode_audit_create_hamiltonian(1, hamiltonian, NULL, damper_force, data, 1.0e-3);
+}
+
+EaCvodeAudit *oscillator_whole_state_audit(OscillatorData *data) {
+  return ea_cvode_audit_create_whole_state(state_energy, NULL, state_power, data, 1.0e-3);
 }
 
 int run_oscillator(OscillatorData* data, EaCvodeAudit* audit, int length, int outputs, int plain_step_before,

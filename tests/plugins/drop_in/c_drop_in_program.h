@@ -21,6 +21,13 @@ EaCvodeAudit *oscillator_audit(OscillatorData *data, int dofs);
 /* The same audit with no power at creation and the damper's power as the named term "damper". */
 EaCvodeAudit *oscillator_ledger_audit(OscillatorData *data);
 
+/* The oscillator's audit in Hamilton's form, with the state's v taken as p: H = m p^2/2 + k q^2/2
+ * (the oscillator's energy), the damper as the generalized force Q = -c p, q' from CVODE. */
+EaCvodeAudit *oscillator_hamiltonian_audit(OscillatorData *data);
+
+/* The oscillator's audit in the whole-state form: E(y) = m y1^2/2 + k y0^2/2, P(y) = -c y1^2. */
+EaCvodeAudit *oscillator_whole_state_audit(OscillatorData *data);
+
 /* Integrates with CVODE BDF to `outputs` output times 0.5 s apart, storing q and v at each in
  * states[2 i], states[2 i + 1]; through `audit` when it is not NULL, else with plain CVode. The
  * state has `length` entries (2 for the oscillator; more are zero and stay so). Before output

@@ -245,3 +245,80 @@ BOOST_AUTO_TEST_CASE(a_cpp_energy_function_throwing_a_non_std_exception_fails_th
 BOOST_AUTO_TEST_CASE(the_header_compiles_as_c_after_sundials_example_macros) {
   BOOST_TEST(c_header_macros_sum() == 5.0);
 }
+
+// Hamilton's form and the whole-state form through the C interface, on the oscillator: the
+// solution bit for bit that of plain CVode, a pass, and Z equal to that of the audit of T, V and
+// P (the damper's work); the setters of T and V's form refused on them.
+BOOST_AUTO_TEST_CASE(the_hamilton_and_whole_state_forms_audit_the_oscillator) {
+  OscillatorData plain_data{2.0, 0.4, 18.0, 0}, lagrange_data{2.0, 0.4, 18.0, 0};
+  std::vector<double> plain(2 * outputs), states(2 * outputs);
+  BOOST_TEST_REQUIRE(run_oscillator(&plain_data, nullptr, 2, outputs, -1, plain.data()) == 0);
+  const Audit lagrange{oscillator_audit(&lagrange_data, 1)};
+  BOOST_TEST_REQUIRE(run_oscillator(&lagrange_data, lagrange.handle, 2, outputs, -1, states.data()) == 0);
+  EaCvodeAuditEnergies reference{};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(lagrange.handle, &reference) == EA_CVODE_AUDIT_SUCCESS);
+
+  for (const bool hamilton : {true, false}) {
+    BOOST_TEST_CONTEXT((hamilton ? "Hamilton's form" : "the whole-state form")) {
+      OscillatorData data{2.0, 0.4, 18.0, 0};
+      const Audit audit{hamilton ? oscillator_hamiltonian_audit(&data) : oscillator_whole_state_audit(&data)};
+      BOOST_TEST_REQUIRE(audit.handle != nullptr);
+      BOOST_TEST(std::string(ea_cvode_audit_last_error(audit.handle)).empty());
+      BOOST_TEST_REQUIRE(run_oscillator(&data, audit.handle, 2, outputs, -1, states.data()) == 0,
+                         ea_cvode_audit_last_error(audit.handle));
+      for (int i = 0; i < 2 * outputs; ++i) BOOST_TEST(plain[i] == states[i]);
+      BOOST_TEST(ea_cvode_audit_passed(audit.handle) == 1);
+      BOOST_TEST(ea_cvode_audit_relative_drift(audit.handle) < 1e-7);
+      EaCvodeAuditEnergies last{};
+      BOOST_TEST_REQUIRE(ea_cvode_audit_last_energies(audit.handle, &last) == EA_CVODE_AUDIT_SUCCESS);
+      BOOST_TEST(last.t == reference.t);
+      BOOST_TEST(last.energy_flow == reference.energy_flow, boost::test_tools::tolerance(1e-9));
+      BOOST_TEST(last.control == reference.control, boost::test_tools::tolerance(1e-9));
+      BOOST_TEST(ea_cvode_audit_set_energy_rates(audit.handle, nullptr, nullptr) == EA_CVODE_AUDIT_INVALID_ARGUMENT);
+      BOOST_TEST(std::string(ea_cvode_audit_last_error(audit.handle)).find("ea_cvode_audit_set_energy_rates: it sets a "
+                                                                             "function of T and V") == 0);
+    }
+  }
+  const Audit missing{ea_cvode_audit_create_whole_state(nullptr, nullptr, nullptr, nullptr, 1e-3)};
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(missing.handle)) ==
+             "ea_cvode_audit_create_whole_state: the energy function is NULL; E is required");
+  const Audit no_hamiltonian{ea_cvode_audit_create_hamiltonian(1, nullptr, nullptr, nullptr, nullptr, 1e-3)};
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(no_hamiltonian.handle)) ==
+             "ea_cvode_audit_create_hamiltonian: the Hamiltonian function is NULL; H is required");
+}
+
+// A layout through the C interface: the oscillator's state padded with two entries the audit
+// does not read passes; a layout that does not fit is a return code and a one-line message
+// naming the index, at the call that sets it when it declares the state's length, else at the
+// first ea_cvode_audit call, before CVODE steps.
+BOOST_AUTO_TEST_CASE(layouts_are_set_and_checked_through_the_c_interface) {
+  OscillatorData data{2.0, 0.4, 18.0, 0};
+  std::vector<double> states(2 * outputs);
+  const Audit padded{oscillator_audit(&data, 1)};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_set_layout(padded.handle, 4, 0, 1, 1) == EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST_REQUIRE(run_oscillator(&data, padded.handle, 4, outputs, -1, states.data()) == 0,
+                     ea_cvode_audit_last_error(padded.handle));
+  BOOST_TEST(ea_cvode_audit_passed(padded.handle) == 1);
+
+  const long coordinates[] = {0}, past_end[] = {5};
+  const Audit declared{oscillator_audit(&data, 1)};
+  BOOST_TEST(ea_cvode_audit_set_layout_indices(declared.handle, 4, coordinates, past_end) ==
+             EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(declared.handle)) ==
+             "CvodeAudit: the layout has velocities[0] = 5, past the state's 4 entries");
+
+  const Audit undeclared{oscillator_audit(&data, 1)};
+  BOOST_TEST_REQUIRE(ea_cvode_audit_set_layout_indices(undeclared.handle, 0, coordinates, past_end) ==
+                     EA_CVODE_AUDIT_SUCCESS);
+  BOOST_TEST(run_oscillator(&data, undeclared.handle, 4, outputs, -1, states.data()) ==
+             EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(undeclared.handle)) ==
+             "CvodeAudit: the CVODE state has 4 entries; the layout's velocities[0] = 5 is past its end");
+  BOOST_TEST(ea_cvode_audit_steps(undeclared.handle) == 0);
+
+  const Audit null_list{oscillator_audit(&data, 1)};
+  BOOST_TEST(ea_cvode_audit_set_layout_indices(null_list.handle, 4, coordinates, nullptr) ==
+             EA_CVODE_AUDIT_INVALID_ARGUMENT);
+  BOOST_TEST(std::string(ea_cvode_audit_last_error(null_list.handle)) ==
+             "ea_cvode_audit_set_layout_indices: the velocities' index list is NULL");
+}

@@ -96,3 +96,34 @@ BOOST_AUTO_TEST_CASE(the_ida_programs_pass_and_their_wrong_twins_fail) {
   }
   BOOST_TEST(c.output == cpp.output);  // the C program prints what the C++ one does, line for line
 }
+
+// The interleaved chain (examples/drop_in_cvode/chain_interleaved_cvode.c), whose audit reads
+// y = [x1, v1, x2, v2] through a layout: it prints, less the audit's lines, what the same program
+// prints unaudited (compiled against unaudited/'s stand-in header, CVode itself), byte for byte,
+// CVODE's statistics included; it passes, and its twin with one damper's sign flipped fails.
+BOOST_AUTO_TEST_CASE(the_interleaved_chain_prints_what_it_prints_unaudited) {
+  const auto program_output = [](const std::string& output) {
+    std::string kept;
+    for (std::size_t at = 0; at < output.size();) {
+      const std::size_t end = std::min(output.find('\n', at), output.size() - 1) + 1;
+      if (output.compare(at, 14, "energy audit: ") != 0) kept.append(output, at, end - at);
+      at = end;
+    }
+    return kept;
+  };
+  const Run audited = run(CHAIN_INTERLEAVED_CVODE), plain = run(CHAIN_INTERLEAVED_CVODE_UNAUDITED),
+            wrong = run(CHAIN_INTERLEAVED_CVODE_WRONG_SIGN);
+  BOOST_TEST_MESSAGE(audited.output);
+  BOOST_TEST(plain.exit_status == 0);
+  BOOST_TEST(count(plain.output, "At t = ") == 10u);
+  BOOST_TEST(plain.output.find("Steps") != std::string::npos);  // CVodePrintAllStats' table
+  BOOST_TEST(program_output(audited.output) == plain.output);
+  BOOST_TEST(audited.exit_status == 0);
+  BOOST_TEST(delta_c(audited.output) < 1e-6);
+  BOOST_TEST(audited.output.find("): pass") != std::string::npos);
+  BOOST_TEST_MESSAGE(wrong.output);
+  BOOST_TEST(wrong.exit_status == 1);
+  BOOST_TEST(count(wrong.output, "At t = ") == 10u);
+  BOOST_TEST(delta_c(wrong.output) > 1e-3);
+  BOOST_TEST(wrong.output.find("): fail") != std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <energy_audit/error.hpp>
 #include <energy_audit/sundials/cvode_drop_in.hpp>
+#include <energy_audit/sundials/drop_in_energies.hpp>
 #include <string>
 #include <vector>
 
@@ -256,6 +257,33 @@ BOOST_AUTO_TEST_CASE(hamiltons_variables_with_a_time_dependent_hamiltonian) {
   BOOST_TEST(missing.verdict() == std::string("incomplete"));
   BOOST_TEST(missing.diagnosis().find("H changes with t at fixed q and p but no hamiltonian_rate") != std::string::npos,
              missing.diagnosis());
+}
+
+BOOST_AUTO_TEST_CASE(a_templated_hamiltonian_has_its_rates_by_automatic_differentiation) {
+  // Caldirola–Kanai written once over the scalar: ∂H/∂t and ∂H/∂p by dual numbers equal the
+  // hand-written ones, and the audit's Z equals that of the hand-written rate.
+  const auto templated = [](const auto* q, const auto* p, auto t) {
+    using std::exp;
+    return exp(-ck_gamma * t) * p[0] * p[0] / (2 * ck_mass) + exp(ck_gamma * t) * ck_stiffness * q[0] * q[0] / 2;
+  };
+  const sun::DropInHamiltonian derived = sun::energies_from_hamiltonian<1>(templated);
+  const double q = 0.3, p = -1.2, t = 0.7;
+  BOOST_TEST(derived.hamiltonian(&q, &p, t) == ck_hamiltonian(&q, &p, t), boost::test_tools::tolerance(1e-15));
+  BOOST_TEST(derived.hamiltonian_rate(&q, &p, t) == ck_hamiltonian_rate(&q, &p, t),
+             boost::test_tools::tolerance(1e-14));
+  double q_rate = 0;
+  derived.coordinate_rates(&q, &p, t, &q_rate);
+  BOOST_TEST(q_rate == std::exp(-ck_gamma * t) * p / ck_mass, boost::test_tools::tolerance(1e-15));
+
+  sun::CvodeAudit by_hand = sun::CvodeAudit::hamiltonian(1, {ck_hamiltonian, ck_hamiltonian_rate});
+  sun::CvodeAudit by_dual = sun::CvodeAudit::hamiltonian(1, derived);
+  for (sun::CvodeAudit* audit : {&by_hand, &by_dual}) {
+    audit->use_layout({2, {1}, {0}});
+    Solver solver(caldirola_kanai(), {0.0, 1.0}, 1e-10, 1e-12);
+    output_loop(solver, output_times(0.5, 10), audited(*audit));
+    BOOST_TEST(audit->passed());
+  }
+  BOOST_TEST(by_dual.last_step().energy_flow == by_hand.last_step().energy_flow, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(generalized_forces_take_q_rate_from_the_solver_or_from_dH_dp) {

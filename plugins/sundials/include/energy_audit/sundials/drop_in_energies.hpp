@@ -28,12 +28,16 @@
 // clang-format on
 
 #include <Eigen/Core>
+#include <array>
+#include <concepts>
+#include <energy_audit/dual.hpp>
 #include <energy_audit/energy_flow.hpp>
 #include <energy_audit/equation_residual.hpp>
 #include <energy_audit/lagrange_model.hpp>
 #include <utility>
 
 #include "energy_audit/sundials/cvode_drop_in.hpp"
+#include "energy_audit/sundials/drop_in_hamiltonian.hpp"
 
 namespace energy_audit::sun {
 
@@ -79,6 +83,44 @@ DropInEnergies energies_from_model(M model) {
 template <LagrangeModel M>
 CvodeAudit make_cvode_audit(M model, double threshold = 1e-3) {
   return CvodeAudit(M::dofs, energies_from_model(std::move(model)), threshold);
+}
+
+/// A Hamiltonian of n coordinates written once as a template over the scalar S, as the library's
+/// models are (dual.hpp lists what it may use): `S operator()(const S* q, const S* p, S t) const`.
+template <class H>
+concept TemplatedHamiltonian = requires(const H& hamiltonian, const double* x, const Dual<double, 1>* d) {
+  { hamiltonian(x, x, 0.0) } -> std::convertible_to<double>;
+  { hamiltonian(d, d, Dual<double, 1>(0.0)) } -> std::convertible_to<Dual<double, 1>>;
+};
+
+/// DropInHamiltonian of a templated Hamiltonian of `Dofs` coordinates: H itself, ∂H/∂t and
+/// q̇ = ∂H/∂p by forward-mode automatic differentiation (dual.hpp), so that generalized forces
+/// set afterwards (generalized_forces) have their power from q̇ without the solver's derivative.
+template <int Dofs, TemplatedHamiltonian H>
+DropInHamiltonian energies_from_hamiltonian(H hamiltonian) {
+  static_assert(Dofs > 0, "a Hamiltonian of at least one coordinate");
+  DropInHamiltonian energies;
+  energies.hamiltonian = [hamiltonian](const double* q, const double* p, double t) {
+    return static_cast<double>(hamiltonian(q, p, t));
+  };
+  energies.hamiltonian_rate = [hamiltonian](const double* q, const double* p, double t) {
+    using D = Dual<double, 1>;
+    std::array<D, Dofs> qd, pd;
+    for (int i = 0; i < Dofs; ++i) qd[i] = D(q[i]), pd[i] = D(p[i]);
+    return D(hamiltonian(qd.data(), pd.data(), D(t, {1.0}))).derivatives[0];
+  };
+  energies.coordinate_rates = [hamiltonian](const double* q, const double* p, double t, double* q_rate) {
+    using D = Dual<double, Dofs>;
+    std::array<D, Dofs> qd, pd;
+    for (int i = 0; i < Dofs; ++i) {
+      qd[i] = D(q[i]);
+      pd[i] = D(p[i]);
+      pd[i].derivatives[i] = 1.0;
+    }
+    const D value = hamiltonian(qd.data(), pd.data(), D(t));
+    for (int i = 0; i < Dofs; ++i) q_rate[i] = value.derivatives[i];
+  };
+  return energies;
 }
 
 }  // namespace energy_audit::sun
