@@ -28,6 +28,8 @@ struct ArkodeCalls {
                        ill_input = ARK_ILL_INPUT;
   static constexpr const char* audit_name = "ArkodeAudit";
   static constexpr const char* solver_name = "ARKODE";
+  // ARKODE's Hermite interpolant evaluates f(t_n, y_n) at its first use after a step.
+  static constexpr bool interpolation_may_evaluate_rhs = true;
 
   Stepper stepper = Stepper::erk;
   const char* solve_name = "ERKStepEvolve";

@@ -22,22 +22,28 @@ detail::DropInAuditState& DropInAudit::state() const {
   return *state_;
 }
 
-double DropInAudit::relative_drift() const { return state().audit.relative_drift(); }
-const char* DropInAudit::verdict() const { return state().verdict(); }
+detail::DropInAuditState& DropInAudit::findings() const {
+  detail::DropInAuditState& s = state();
+  s.settle();
+  return s;
+}
+
+double DropInAudit::relative_drift() const { return findings().audit.relative_drift(); }
+const char* DropInAudit::verdict() const { return findings().verdict(); }
 bool DropInAudit::passed() const { return std::string_view(verdict()) == "pass"; }
-std::string DropInAudit::diagnosis() const { return state().energy.diagnosis(); }
-long DropInAudit::audited_steps() const { return state().audited; }
+std::string DropInAudit::diagnosis() const { return findings().energy.diagnosis(); }
+long DropInAudit::audited_steps() const { return findings().audited; }
 double DropInAudit::threshold() const { return state().audit.threshold(); }
-double DropInAudit::max_abs_drift() const { return state().audit.max_abs_drift(); }
-long DropInAudit::first_step_above_threshold() const { return state().first_step_above_threshold; }
-double DropInAudit::time_first_above_threshold() const { return state().audit.time_first_above_threshold(); }
-double DropInAudit::time_of_fastest_growth() const { return state().audit.time_of_fastest_growth(); }
-double DropInAudit::energy_scale() const { return state().audit.energy_scale(); }
-double DropInAudit::initial_control() const { return state().audit.initial_control(); }
-DropInStep DropInAudit::last_step() const { return state().last; }
-std::vector<double> DropInAudit::named_works() const { return state().works; }
+double DropInAudit::max_abs_drift() const { return findings().audit.max_abs_drift(); }
+long DropInAudit::first_step_above_threshold() const { return findings().first_step_above_threshold; }
+double DropInAudit::time_first_above_threshold() const { return findings().audit.time_first_above_threshold(); }
+double DropInAudit::time_of_fastest_growth() const { return findings().audit.time_of_fastest_growth(); }
+double DropInAudit::energy_scale() const { return findings().audit.energy_scale(); }
+double DropInAudit::initial_control() const { return findings().audit.initial_control(); }
+DropInStep DropInAudit::last_step() const { return findings().last; }
+std::vector<double> DropInAudit::named_works() const { return findings().works; }
 int DropInAudit::dofs() const { return state().energy.dofs(); }
-void DropInAudit::print_summary(FILE* out) const { state().print_summary(out); }
+void DropInAudit::print_summary(FILE* out) const { findings().print_summary(out); }
 
 void DropInAudit::use_layout(const DropInLayout& layout) {
   detail::DropInAuditState& s = state();
@@ -47,9 +53,9 @@ void DropInAudit::use_layout(const DropInLayout& layout) {
   s.energy.use_layout(layout);
 }
 
-double DropInAudit::equation_residual() const { return state().audit.equation_check().relative_residual(); }
+double DropInAudit::equation_residual() const { return findings().audit.equation_check().relative_residual(); }
 long DropInAudit::equation_checked_steps() const {
-  return static_cast<long>(state().audit.equation_check().checked_steps());
+  return static_cast<long>(findings().audit.equation_check().checked_steps());
 }
 double DropInAudit::equation_threshold() const { return state().audit.equation_check().threshold(); }
 void DropInAudit::change_equation_threshold(double threshold, const char* solve_call) {

@@ -35,6 +35,9 @@ class DropInAuditState {
   const char* verdict() const;
   /// The summary lines (drop_in_summary.cpp).
   void print_summary(FILE* out) const;
+  /// Completes what the results read must include (a step the audit holds back,
+  /// drop_in_pending_step.hpp) without the solver, which the program may have freed. No throw.
+  virtual void settle() noexcept {}
 
   Audit audit;
   DropInEnergyEvaluation energy;
@@ -53,7 +56,8 @@ class DropInAuditState {
 
  protected:
   /// Records the state in `y` at t with the current Z.
-  void record(double t, N_Vector y);
+  void record(double t, N_Vector y) { record(t, N_VGetArrayPointer(y)); }
+  void record(double t, const double* y);
 };
 
 }  // namespace energy_audit::sun::detail

@@ -94,6 +94,10 @@ void DropInEnergyEvaluation::sum_shares(double* values, int count) const {
   if (sum) sum(values, count);
 }
 
+bool DropInEnergyEvaluation::shares_state() const {
+  return std::visit([](const auto& e) { return static_cast<bool>(e.sum_shares); }, form_.energies);
+}
+
 EnergyTerms DropInEnergyEvaluation::terms_at(const double* y, double t) {
   EnergyTerms e;
   if (const DropInEnergies* energies = lagrange()) {

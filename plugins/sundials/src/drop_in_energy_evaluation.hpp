@@ -56,6 +56,8 @@ class DropInEnergyEvaluation {
   void equation_residual(const double* y, const double* y_rate, double t, double* out);
   /// Sums `count` values across the ranks when the state is spread over them (sum_shares).
   void sum_shares(double* values, int count) const;
+  /// The state is spread over ranks: the functions give shares that sum_shares adds.
+  bool shares_state() const;
 
   /// What the checks at the first states found, in one line; empty when nothing is missing.
   std::string diagnosis() const;

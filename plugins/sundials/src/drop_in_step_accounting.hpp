@@ -15,6 +15,7 @@
 
 #include "drop_in_audit_state.hpp"
 #include "drop_in_flow_integral.hpp"
+#include "drop_in_pending_step.hpp"
 #include "drop_in_scratch.hpp"
 #include "drop_in_solver_calls.hpp"
 #include "drop_in_solver_quadrature.hpp"
@@ -34,6 +35,7 @@ class DropInStepAccounting : public DropInAuditState {
 
   const char* solve_name() const override { return calls.solve_name; }
   std::string flag_name(int flag) const override { return calls.flag_name(flag); }
+  void settle() noexcept override { settle_for_reading(); }
 
  protected:
   /// What one solve call holds and frees when it ends: the solver quadrature's vector and hold,
@@ -77,7 +79,9 @@ class DropInStepAccounting : public DropInAuditState {
   /// seen.
   void synchronize(void* memory, Scratch& scratch) {
     const long steps = calls.steps(memory);
+    if (steps == 0 || steps != steps_seen_) settle_from_history();  // the solver's interpolant is gone
     if (steps == 0) {  // a new or re-initialized solver: (re)start at its current time
+      pending_.reset();
       start_pending_ = true;
       t_start_ = calls.current_time(memory);
       if (started_ && returned_known_ && t_start_ == t_returned_) {  // restarted where it returned
@@ -115,6 +119,7 @@ class DropInStepAccounting : public DropInAuditState {
   /// One plain solve call that takes at most one step, audited if it took one.
   int audited_call(void* memory, sunrealtype tout, SolverOutput out, sunrealtype* tret, int itask,
                    Scratch& scratch) {
+    settle_before_call(memory, tout, itask, scratch);
     const int flag = calls.solve(memory, tout, out, tret, itask);
     if (quadrature_.failed()) {  // an energy function threw inside the solver
       incomplete = true;
@@ -133,7 +138,7 @@ class DropInStepAccounting : public DropInAuditState {
     // the cost of an interpolation (a pass over the whole state).
     const bool returned_step_end = flag >= 0 && *tret == calls.current_time(memory);
     try {
-      audit_step(memory, scratch, returned_step_end ? out.y : nullptr);
+      audit_step(memory, scratch, returned_step_end ? N_VGetArrayPointer(out.y) : nullptr);
     } catch (...) {
       incomplete = true;
       throw;
@@ -149,7 +154,7 @@ class DropInStepAccounting : public DropInAuditState {
       return;
     }
     returned_known_ = false;
-    if (!started_ || start_pending_) return;
+    if (!started_ || start_pending_ || pending_.pending()) return;  // held: Z continues at t_n
     const double h = calls.last_step(memory);
     if (t == t_audited) {
       Z_returned_ = Z;
@@ -179,42 +184,47 @@ class DropInStepAccounting : public DropInAuditState {
 
   /// Audits the step just accepted, [t_n − h, t_n]: Z over it, then the sample at t_n, read from
   /// `step_end` when the solve call returned y(t_n) there (null: from the interpolant, as for a
-  /// call that returned at a root before t_n).
-  void audit_step(void* memory, Scratch& scratch, N_Vector step_end) {
+  /// call that returned at a root before t_n). `may_hold`: the step may be held
+  /// (drop_in_pending_step.hpp).
+  void audit_step(void* memory, Scratch& scratch, const double* step_end, bool may_hold = true) {
     const double t_end = calls.current_time(memory);
     const double h = calls.last_step(memory);
+    const bool first = start_pending_;
     if (start_pending_) {  // y(t0) from the first step's interpolant (interpolation needs h ≠ 0)
       interpolate(memory, t_start_, scratch.vector());
       record(t_start_, scratch.vector());
+      keep_history(memory, t_start_, N_VGetArrayPointer(scratch.vector()), scratch, false);
       // With Z as the quadrature the scratch is not needed again at each step's end: the peak
       // memory of the call stays that of the program.
       if (solver_quadrature) scratch.release();
       start_pending_ = false;
       started_ = true;
     }
+    if (may_hold && !first && hold(memory, t_end, h, step_end)) return;
     if (solver_quadrature) {
       Z = quadrature_.at(memory, calls, t_end, works);
     } else {
       Z += flow_over(memory, t_end - h, t_end, scratch);
       for (std::size_t k = 0; k < works.size(); ++k) works[k] += flow_.works()[k];
     }
-    N_Vector state = step_end;
+    const double* state = step_end;
     if (state == nullptr) {
-      state = scratch.vector();
-      interpolate(memory, t_end, state);
+      interpolate(memory, t_end, scratch.vector());
+      state = N_VGetArrayPointer(scratch.vector());
     }
     record(t_end, state);
     if (derivative_ != nullptr) check_equations(memory, t_end, state, derivative_);
     t_audited = t_end;
     ++audited;
+    keep_history(memory, t_end, state, scratch, true);
   }
 
   /// Lagrange's equations at the step's end, with the v̇ the solver holds there.
-  void check_equations(void* memory, double t, N_Vector state, N_Vector scratch) {
+  void check_equations(void* memory, double t, const double* y, N_Vector scratch) {
     if (!energy.checks_equations()) return;
     interpolate(memory, t, scratch, 1);
     double out[2] = {0, 0};
-    energy.equation_residual(N_VGetArrayPointer(state), N_VGetArrayPointer(scratch), t, out);
+    energy.equation_residual(y, N_VGetArrayPointer(scratch), t, out);
     audit.record_equation_residual({out[0], out[1]});
   }
 
@@ -230,6 +240,94 @@ class DropInStepAccounting : public DropInAuditState {
   N_Vector derivative_ = nullptr;  // y' for the equation check and Hamilton's q̇, during one call
   DropInFlowIntegral flow_;
   DropInSolverQuadrature<Calls> quadrature_;
+
+  // A step whose solve call returned y(t_n) is held (drop_in_pending_step.hpp) where the solver's
+  // interpolation may evaluate f(t_n, y_n): until the solver's next step or its interpolation
+  // inside the step evaluates it, or, when the results are read first or the interpolant is
+  // gone, integrated from the states the audit holds.
+
+  /// Whether the audit keeps the states at the step ends to integrate a held step: where the
+  /// solver's interpolation may evaluate f, with Z by Gauss–Legendre, on one rank (on several,
+  /// the sums over the ranks would run when one rank alone reads a result).
+  bool keeps_history() const {
+    return interpolation_may_evaluate_rhs<Calls> && !solver_quadrature && !energy.shares_state() &&
+           !energy.reads_state_derivative();
+  }
+
+  /// Holds the step [t_end − h, t_end] when the call returned y(t_end) and the history has the
+  /// step's start.
+  bool hold(void* memory, double t_end, double h, const double* step_end) {
+    if (step_end == nullptr || !keeps_history() || !pending_.can_hold()) return false;
+    pending_.hold(memory, calls.solve_name, t_end, h, step_end, state_length_);
+    t_audited = t_end;
+    return true;
+  }
+
+  /// y at a step end (or the start) the audit integrated with the solver, and at a step end f,
+  /// from the interpolant, whose f(t_n, y_n) the step's quadrature has made current.
+  void keep_history(void* memory, double t, const double* y, Scratch& scratch, bool step_end) {
+    if (!keeps_history()) return;
+    state_length_ = static_cast<std::size_t>(N_VGetLength(scratch.vector()));
+    if (pending_.pending() && y == pending_.state().data()) {
+      pending_.release();
+    } else {
+      pending_.keep_state(t, y, state_length_);
+    }
+    if (!step_end) return;
+    interpolate(memory, t, scratch.vector(), 1);
+    pending_.keep_derivative(N_VGetArrayPointer(scratch.vector()));
+  }
+
+ protected:
+  /// Before a solve call: the held step on the solver's interpolant when the solver will evaluate
+  /// f(t_n, y_n) anyway, as it steps (one-step mode) or interpolates at tout inside the step.
+  void settle_before_call(void* memory, double tout, int itask, Scratch& scratch) {
+    if (!pending_.pending()) return;
+    const double t_end = pending_.t_end(), h = pending_.step();
+    if (itask != Calls::one_step && !((tout - (t_end - h)) / h > 0 && (t_end - tout) / h > 0)) return;
+    if (!pending_.held_by(memory, calls.solve_name, calls.steps(memory) == steps_seen_, calls.current_time(memory),
+                          calls.last_step(memory))) {
+      settle_from_history();
+      return;
+    }
+    try {
+      audit_step(memory, scratch, pending_.state().data(), false);
+    } catch (...) {
+      incomplete = true;
+      pending_.reset();
+      throw;
+    }
+  }
+
+ private:
+  /// The held step from the history (DropInPendingStep::flow_from_history); its equations are
+  /// not checked (v̇ at t_n would be the polynomial's).
+  void settle_from_history() {
+    if (!pending_.pending()) return;
+    try {
+      std::vector<double> step_works;
+      Z += pending_.flow_from_history(energy, step_works);
+      for (std::size_t k = 0; k < works.size(); ++k) works[k] += step_works[k];
+      record(pending_.t_end(), pending_.state().data());
+    } catch (...) {  // an energy function threw: the step goes unaudited
+      incomplete = true;
+      pending_.reset();
+      throw;
+    }
+    ++audited;
+    pending_.release();
+  }
+
+  /// For the results read: the held step without the solver, which the program may have freed.
+  void settle_for_reading() noexcept {
+    try {
+      settle_from_history();
+    } catch (...) {  // recorded as incomplete
+    }
+  }
+
+  DropInPendingStep pending_;
+  std::size_t state_length_ = 0;  // the state's entries, for a held copy
 };
 
 }  // namespace energy_audit::sun::detail

@@ -101,6 +101,8 @@ class DropInAudit {
   void hold(std::unique_ptr<detail::DropInAuditState> state);
   /// The state; energy_audit::Error once the audit was moved from.
   detail::DropInAuditState& state() const;
+  /// The state with what the results include completed (DropInAuditState::settle), for reading.
+  detail::DropInAuditState& findings() const;
   /// The state as the derived audit made it.
   template <class State>
   State& state_as() const {
