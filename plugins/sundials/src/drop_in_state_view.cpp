@@ -1,16 +1,21 @@
 #include "drop_in_state_view.hpp"
 
 #include <energy_audit/error.hpp>
-#include <set>
+#include <algorithm>
+#include <utility>
 #include <string>
 
 namespace energy_audit::sun::detail {
 
 DropInStateView::Part DropInStateView::Part::of(const std::vector<long>& indices) {
-  bool consecutive = true;
-  for (std::size_t i = 1; i < indices.size(); ++i) consecutive = consecutive && indices[i] == indices[0] + static_cast<long>(i);
-  if (consecutive && !indices.empty()) return Part::consecutive(indices[0]);
-  return Part{0, indices, {}};
+  if (indices.empty()) return Part{0, 1, 0, {}, {}};
+  const long stride = indices.size() > 1 ? indices[1] - indices[0] : 1;
+  bool evenly_spaced = stride >= 1;
+  for (std::size_t i = 1; i < indices.size() && evenly_spaced; ++i) {
+    evenly_spaced = indices[i] - indices[i - 1] == stride;
+  }
+  if (evenly_spaced) return Part{indices[0], stride, static_cast<long>(indices.size()), {}, {}};
+  return Part{0, 1, 0, indices, {}};
 }
 
 void DropInStateView::use(const DropInLayout& layout, const char* audit_name) {
@@ -24,21 +29,39 @@ void DropInStateView::use(const DropInLayout& layout, const char* audit_name) {
            " coordinates needs " + std::to_string(dofs_) + " of each");
   }
   if (layout.length < 0) refuse("has length " + std::to_string(layout.length) + "; it must be >= 0 (0: not checked)");
-  std::set<long> seen;
   const auto check_part = [&](const std::vector<long>& indices, const char* part) {
     for (std::size_t i = 0; i < indices.size(); ++i) {
       const long index = indices[i];
-      const std::string where = std::string(part) + "[" + std::to_string(i) + "] = " + std::to_string(index);
-      if (index < 0) refuse("has " + where + ", a negative index");
+      const auto where = [&] { return std::string(part) + "[" + std::to_string(i) + "] = " + std::to_string(index); };
+      if (index < 0) refuse("has " + where() + ", a negative index");
       if (layout.length > 0 && index >= layout.length) {
-        refuse("has " + where + ", past the state's " + std::to_string(layout.length) + " entries");
+        refuse("has " + where() + ", past the state's " + std::to_string(layout.length) + " entries");
       }
-      if (!seen.insert(index).second) refuse("has " + where + ", an entry of y named twice");
     }
   };
   check_part(layout.coordinates, "coordinates");
   check_part(layout.velocities, "velocities");
   check_part(layout.multipliers, "multipliers");
+  // An entry named twice: the parts' indices sorted, each with where it was named.
+  struct Named {
+    long index;
+    const char* part;
+    std::size_t position;
+  };
+  std::vector<Named> named;
+  named.reserve(layout.coordinates.size() + layout.velocities.size() + layout.multipliers.size());
+  for (const auto& [indices, part] : {std::pair{&layout.coordinates, "coordinates"},
+                                      std::pair{&layout.velocities, "velocities"},
+                                      std::pair{&layout.multipliers, "multipliers"}}) {
+    for (std::size_t i = 0; i < indices->size(); ++i) named.push_back({(*indices)[i], part, i});
+  }
+  std::stable_sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.index < b.index; });
+  for (std::size_t k = 1; k < named.size(); ++k) {
+    if (named[k].index == named[k - 1].index) {
+      refuse("has " + std::string(named[k].part) + "[" + std::to_string(named[k].position) +
+             "] = " + std::to_string(named[k].index) + ", an entry of y named twice");
+    }
+  }
   layout_ = layout;
   coordinates_ = Part::of(layout.coordinates);
   velocities_ = Part::of(layout.velocities);

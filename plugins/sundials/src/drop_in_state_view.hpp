@@ -40,17 +40,24 @@ class DropInStateView {
   const double* coordinates_of(const double* other) { return coordinates_.read(other, rates_); }
 
  private:
-  /// One part of the state: consecutive entries from `first`, or the entries `indices` gathered.
+  /// One part of the state: entries first, first + stride, ... (read in place when the stride is
+  /// 1), or the entries `indices` gathered.
   struct Part {
-    long first = 0;             // the first entry when consecutive
-    std::vector<long> indices;  // the entries when gathered; empty when consecutive
+    long first = 0, stride = 1;  // when `indices` is empty
+    long count = 0;              // the entries when strided (0 for the default layout's λ: not gathered)
+    std::vector<long> indices;   // the entries when neither
     std::vector<double> values;
 
-    static Part consecutive(long first) { return Part{first, {}, {}}; }
+    static Part consecutive(long first) { return Part{first, 1, 0, {}, {}}; }
     static Part of(const std::vector<long>& indices);
     const double* read(const double* y) { return read(y, values); }
     const double* read(const double* y, std::vector<double>& into) const {
-      if (indices.empty()) return y + first;
+      if (indices.empty()) {
+        if (stride == 1) return y + first;
+        into.resize(static_cast<std::size_t>(count));
+        for (long i = 0; i < count; ++i) into[static_cast<std::size_t>(i)] = y[first + i * stride];
+        return into.data();
+      }
       into.resize(indices.size());
       for (std::size_t i = 0; i < indices.size(); ++i) into[i] = y[indices[i]];
       return into.data();

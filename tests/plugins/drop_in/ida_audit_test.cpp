@@ -55,6 +55,60 @@ BOOST_AUTO_TEST_CASE(without_its_constraint_power_or_with_a_slipped_sign_it_fail
   }
 }
 
+/// `problem` with its state reordered: entry k of the new state is entry order[k] of the old.
+Problem reordered(const Problem& problem, std::vector<int> order) {
+  const auto permute = [order](const std::vector<double>& old) {
+    std::vector<double> placed(old.size());
+    for (std::size_t k = 0; k < order.size(); ++k) placed[k] = old[static_cast<std::size_t>(order[k])];
+    return placed;
+  };
+  Problem moved = problem;
+  moved.residual = [residual = problem.residual, order](double t, const double* y, const double* yp, double* F) {
+    std::vector<double> old_y(order.size()), old_yp(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      old_y[static_cast<std::size_t>(order[k])] = y[k];
+      old_yp[static_cast<std::size_t>(order[k])] = yp[k];
+    }
+    residual(t, old_y.data(), old_yp.data(), F);
+  };
+  moved.y0 = permute(problem.y0);
+  moved.yp0 = permute(problem.yp0);
+  moved.id = permute(problem.id);
+  return moved;
+}
+
+BOOST_AUTO_TEST_CASE(a_layout_names_the_coordinates_velocities_and_multipliers) {
+  // The hoisted pendulum with its state kept as [λ, x, vx, y, vy]: the layout names q, v and λ.
+  const Problem problem = reordered(hoisted_pendulum(), {4, 0, 2, 1, 3});
+  Solver solver(problem, 1e-9, 1e-11);
+  sun::IdaAudit audit(2, pendulum_energies());
+  audit.use_layout(sun::DropInLayout{5, {1, 3}, {2, 4}}.with_multipliers(0, 1));
+  check(IDASetStopTime(solver.mem(), 10.0), "IDASetStopTime");  // the last steps end at t = 10
+  output_loop(solver, output_times(0.5, 20), audited(audit));
+  Solver block_solver(hoisted_pendulum(), 1e-9, 1e-11);
+  check(IDASetStopTime(block_solver.mem(), 10.0), "IDASetStopTime");
+  sun::IdaAudit block(2, pendulum_energies());
+  output_loop(block_solver, output_times(0.5, 20), audited(block));
+  BOOST_TEST_MESSAGE("reordered: delta_C = " << audit.relative_drift() << ", as [q, v, λ] " << block.relative_drift());
+  BOOST_TEST(audit.passed());
+  BOOST_TEST(audit.relative_drift() < 1e-5);
+  // The winch's work: Z agrees with the [q, v, λ] program's to the solvers' tolerance.
+  BOOST_TEST(audit.last_step().energy_flow == block.last_step().energy_flow, boost::test_tools::tolerance(1e-4));
+
+  // Without the multipliers in the layout, the constraint power cannot be read: one error at the
+  // first IDASolve, before IDA steps.
+  sun::IdaAudit without(2, pendulum_energies());
+  without.use_layout(sun::DropInLayout{5, {1, 3}, {2, 4}});
+  Solver refused_solver(problem, 1e-9, 1e-11);
+  BOOST_CHECK_EXCEPTION(output_loop(refused_solver, output_times(0.5, 1), audited(without)),
+                        energy_audit::InvalidArgument, [](const energy_audit::InvalidArgument& e) {
+                          return std::string(e.what()) ==
+                                 "IdaAudit: constraint_power reads the multipliers, and the layout names none "
+                                 "(with_multipliers)";
+                        });
+  BOOST_TEST(refused_solver.steps() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(the_c_interface_audits_the_same_steps) {
   const Problem problem = hoisted_pendulum();
   Solver plain(problem, 1e-8, 1e-10);
