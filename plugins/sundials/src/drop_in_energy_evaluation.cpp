@@ -101,9 +101,11 @@ bool DropInEnergyEvaluation::shares_state() const {
 EnergyTerms DropInEnergyEvaluation::terms_at(const double* y, double t) {
   EnergyTerms e;
   if (const DropInEnergies* energies = lagrange()) {
-    e = lagrange_terms(*energies, view_.coordinates(y), view_.velocities(y), t);
+    const auto [q, v] = view_.coordinates_and_velocities(y);
+    e = lagrange_terms(*energies, q, v, t);
   } else if (const auto* h = std::get_if<DropInHamiltonian>(&form_.energies)) {
-    e = hamilton_terms(*h, view_.coordinates(y), view_.velocities(y), t);
+    const auto [q, p] = view_.coordinates_and_velocities(y);
+    e = hamilton_terms(*h, q, p, t);
   } else {
     double energy = std::get<DropInStateEnergy>(form_.energies).energy(y, t);
     sum_shares(&energy, 1);
@@ -154,8 +156,7 @@ EnergyTerms DropInEnergyEvaluation::hamilton_terms(const DropInHamiltonian& ener
 
 double DropInEnergyEvaluation::flow_rate(const double* y, const double* y_rate, double t) {
   if (const DropInEnergies* energies = lagrange()) {
-    const double* q = view_.coordinates(y);
-    const double* v = view_.velocities(y);
+    const auto [q, v] = view_.coordinates_and_velocities(y);
     double rate = 0;
     if (energies->kinetic_energy_rate) rate += energies->kinetic_energy_rate(q, v, t);
     if (energies->potential_energy_rate) rate -= energies->potential_energy_rate(q, t);
@@ -173,8 +174,7 @@ double DropInEnergyEvaluation::flow_rate(const double* y, const double* y_rate, 
 
 double DropInEnergyEvaluation::hamilton_flow_rate(const DropInHamiltonian& energies, const double* y,
                                                   const double* y_rate, double t) {
-  const double* q = view_.coordinates(y);
-  const double* p = view_.velocities(y);
+  const auto [q, p] = view_.coordinates_and_velocities(y);
   double rate = energies.hamiltonian_rate ? -energies.hamiltonian_rate(q, p, t) : 0.0;
   if (!energies.generalized_forces) return rate;
   const auto n = static_cast<std::size_t>(dofs());
@@ -194,7 +194,8 @@ double DropInEnergyEvaluation::hamilton_flow_rate(const DropInHamiltonian& energ
 
 double DropInEnergyEvaluation::named_power(std::size_t k, const double* y, double t) {
   if (const DropInEnergies* energies = lagrange()) {
-    return energies->named_powers[k].power(view_.coordinates(y), view_.velocities(y), t);
+    const auto [q, v] = view_.coordinates_and_velocities(y);
+    return energies->named_powers[k].power(q, v, t);
   }
   return std::get<DropInStateEnergy>(form_.energies).named_powers[k].power(y, t);
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "energy_audit/sundials/drop_in_layout.hpp"
@@ -32,6 +33,26 @@ class DropInStateView {
 
   const double* coordinates(const double* y) { return coordinates_.read(y); }
   const double* velocities(const double* y) { return velocities_.read(y); }
+  /// q and v of the state y at once: where both are strided alike (one body after another), in
+  /// one pass over y.
+  std::pair<const double*, const double*> coordinates_and_velocities(const double* y) {
+    if (coordinates_.indices.empty() && velocities_.indices.empty() && coordinates_.stride == velocities_.stride &&
+        coordinates_.stride > 1 && coordinates_.count == velocities_.count) {
+      const long count = coordinates_.count, stride = coordinates_.stride;
+      coordinates_.values.resize(static_cast<std::size_t>(count));
+      velocities_.values.resize(static_cast<std::size_t>(count));
+      const double* q = y + coordinates_.first;
+      const double* v = y + velocities_.first;
+      double* q_out = coordinates_.values.data();
+      double* v_out = velocities_.values.data();
+      for (long i = 0; i < count; ++i) {
+        q_out[i] = q[i * stride];
+        v_out[i] = v[i * stride];
+      }
+      return {q_out, v_out};
+    }
+    return {coordinates(y), velocities(y)};
+  }
   const double* multipliers(const double* y) { return multipliers_.read(y); }
   /// The velocities' entries of another vector like the state (y' for the accelerations), into
   /// an array of their own.
