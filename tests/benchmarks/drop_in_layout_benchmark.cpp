@@ -13,6 +13,7 @@
 ///   BM_DropIn_Hamilton          the same in Hamilton's form: H(q, p) with p = v (unit masses),
 ///                               the dampers as generalized forces, q' from coordinate_rates
 ///   BM_DropIn_LagrangeQuadrature  BM_DropIn_Lagrange with Z as CVODES' quadrature
+///   BM_DropIn_HamiltonQuadrature  BM_DropIn_Hamilton with Z as CVODES' quadrature
 ///
 /// with Z by Gauss–Legendre on CVODE's interpolant unless named. Each audited benchmark runs the
 /// unaudited program of its layout beside it in every iteration, in alternating order, and
@@ -55,7 +56,7 @@ constexpr double ground = 4.0, spring = 100.0, damper = 0.5;  // unit masses
 constexpr double t_end = 2.0;
 
 enum class Layout { block, interleaved };
-enum class Audit { none, lagrange, hamilton, lagrange_quadrature };
+enum class Audit { none, lagrange, hamilton, lagrange_quadrature, hamilton_quadrature };
 
 /// Where x_i and v_i are in y.
 struct Indices {
@@ -99,7 +100,7 @@ double dampers_power(const double* v) {
 
 sun::CvodeAudit make_audit(Audit audit, Layout layout) {
   sun::CvodeAudit made = [&] {
-    if (audit == Audit::hamilton) {
+    if (audit == Audit::hamilton || audit == Audit::hamilton_quadrature) {
       sun::DropInHamiltonian h;
       h.hamiltonian = [](const double* q, const double* p, double) { return kinetic(p) + potential(q); };
       h.generalized_forces = [](const double*, const double* p, double, double* forces) {
@@ -120,7 +121,7 @@ sun::CvodeAudit make_audit(Audit audit, Layout layout) {
     energies.kinetic_energy_is_quadratic = true;
     return sun::CvodeAudit(masses, std::move(energies));
   }();
-  if (audit == Audit::lagrange_quadrature) made.integrate_flow_as_quadrature();
+  if (audit == Audit::lagrange_quadrature || audit == Audit::hamilton_quadrature) made.integrate_flow_as_quadrature();
   if (layout == Layout::interleaved) made.use_layout(sun::DropInLayout::strided(2L * masses, masses, 0, 1, 2));
   return made;
 }
@@ -187,6 +188,9 @@ void BM_DropIn_Hamilton(benchmark::State& state, Layout layout) { BM_DropIn(stat
 void BM_DropIn_LagrangeQuadrature(benchmark::State& state, Layout layout) {
   BM_DropIn(state, Audit::lagrange_quadrature, layout);
 }
+void BM_DropIn_HamiltonQuadrature(benchmark::State& state, Layout layout) {
+  BM_DropIn(state, Audit::hamilton_quadrature, layout);
+}
 
 #define EA_LAYOUT_BENCHMARKS(name)                                                                   \
   BENCHMARK_CAPTURE(name, block, Layout::block)->Unit(benchmark::kMillisecond)->Apply(add_min_statistic); \
@@ -196,12 +200,14 @@ EA_LAYOUT_BENCHMARKS(BM_DropIn_Unaudited);
 EA_LAYOUT_BENCHMARKS(BM_DropIn_Lagrange);
 EA_LAYOUT_BENCHMARKS(BM_DropIn_Hamilton);
 EA_LAYOUT_BENCHMARKS(BM_DropIn_LagrangeQuadrature);
+EA_LAYOUT_BENCHMARKS(BM_DropIn_HamiltonQuadrature);
 
 /// Every audited run takes the unaudited run's steps, ends in its state bit for bit and passes.
 bool same_computations() {
   for (const Layout layout : {Layout::block, Layout::interleaved}) {
     const Run plain = run(Audit::none, layout);
-    for (const Audit audit : {Audit::lagrange, Audit::hamilton, Audit::lagrange_quadrature}) {
+    for (const Audit audit :
+         {Audit::lagrange, Audit::hamilton, Audit::lagrange_quadrature, Audit::hamilton_quadrature}) {
       const Run audited = run(audit, layout);
       if (audited.steps != plain.steps || audited.y != plain.y || !audited.passed) {
         std::fprintf(stderr, "energy_audit_drop_in_benchmarks: audit %d on layout %d: %ld steps against %ld, %s, %s\n",
