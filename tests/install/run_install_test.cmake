@@ -1,6 +1,6 @@
 # cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
-#   -D C_CONSUMER_SOURCE_DIR=... -D WORK_DIR=... [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...]
-#   [-D HAVE_ARKODE=1]
+#   -D C_CONSUMER_SOURCE_DIR=... -D FORTRAN_CONSUMER_SOURCE_DIR=... -D WORK_DIR=...
+#   [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...] [-D HAVE_ARKODE=1] [-D HAVE_FORTRAN=1]
 #   -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
@@ -11,7 +11,10 @@
 # studies studies_mpi) and runs as a job of 2 ranks — and that of the studies with the SUNDIALS
 # methods, which calls advise with cvode-bdf; then the C programs of the drop-in audit, one per
 # adapter (and of the ARKODE drop-in, given HAVE_ARKODE), each a project of the C language alone
-# (C_CONSUMER_SOURCE_DIR), which the package must give the C++ runtime of its libraries.
+# (C_CONSUMER_SOURCE_DIR), which the package must give the C++ runtime of its libraries; given
+# HAVE_FORTRAN (the Fortran drop-in was built), the Fortran program of EnergyAudit::fortran, a
+# project of the Fortran language alone (FORTRAN_CONSUMER_SOURCE_DIR), and that the component
+# asks for Fortran enabled; without it, that COMPONENTS fortran fails, saying why.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -69,6 +72,13 @@ set(probe_languages C)
 configure_probe(c_project_finds_in_a_function "outside a function"
   "function(find_it)\n  find_package(EnergyAudit REQUIRED COMPONENTS cvodes)\nendfunction()\nfind_it()")
 unset(probe_languages)
+if(HAVE_FORTRAN)
+  configure_probe(fortran_without_fortran_enabled "has no[ \n]+Fortran[ \n]+enabled"
+    "find_package(EnergyAudit REQUIRED COMPONENTS fortran)")
+else()
+  configure_probe(fortran_not_built "without[ \n]+the[ \n]+Fortran[ \n]+drop-in"
+    "find_package(EnergyAudit REQUIRED COMPONENTS fortran)")
+endif()
 
 # The adapters find the SUNDIALS they were built with, also where the system has another one.
 file(REAL_PATH "${SUNDIALS_DIR}" build_sundials_dir)
@@ -157,3 +167,13 @@ foreach(adapter IN LISTS c_consumers)
   run_step("build the C ${adapter} consumer" ${CMAKE_COMMAND} --build ${build})
   run_step("run the C ${adapter} consumer" ${build}/c_consumer)
 endforeach()
+
+# The Fortran program: a project of Fortran alone links EnergyAudit::fortran and nothing else.
+if(HAVE_FORTRAN)
+  set(build ${WORK_DIR}/fortran_consumer)
+  run_step("configure the Fortran consumer" ${CMAKE_COMMAND} -S ${FORTRAN_CONSUMER_SOURCE_DIR} -B ${build}
+    -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_Fortran_FLAGS=${CONSUMER_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
+  run_step("build the Fortran consumer" ${CMAKE_COMMAND} --build ${build})
+  run_step("run the Fortran consumer" ${build}/fortran_consumer)
+endif()

@@ -82,6 +82,10 @@ int ea_cvode_audit_last_energies(const EaCvodeAudit* audit, EaCvodeAuditEnergies
 const char* ea_cvode_audit_diagnosis(EaCvodeAudit* audit) { return detail::diagnosis(audit); }
 const char* ea_cvode_audit_last_error(const EaCvodeAudit* audit) { return detail::last_error(audit); }
 void ea_cvode_audit_print_summary(const EaCvodeAudit* audit, FILE* out) { detail::print_summary(audit, out); }
+void ea_cvode_audit_print_summary_stdout(const EaCvodeAudit* audit) {
+  detail::print_summary(audit, stdout);
+  std::fflush(stdout);
+}
 void ea_cvode_audit_free(EaCvodeAudit* audit) { delete audit; }
 
 }  // extern "C"

@@ -143,6 +143,10 @@ const char *ea_cvode_audit_diagnosis(EaCvodeAudit *audit);
 const char *ea_cvode_audit_last_error(const EaCvodeAudit *audit);
 /* Prints "energy audit: delta_C = ... (threshold ..., N steps audited): verdict" and its details. */
 void ea_cvode_audit_print_summary(const EaCvodeAudit *audit, FILE *out);
+/* The same summary on stdout, flushed before it returns: for callers that have no FILE * of C's
+ * stdout, such as a Fortran program (energy_audit_drop_in.f90), whose own output must not be
+ * overtaken by what C still buffers. */
+void ea_cvode_audit_print_summary_stdout(const EaCvodeAudit *audit);
 /* Frees the handle; NULL is allowed. */
 void ea_cvode_audit_free(EaCvodeAudit *audit);
 
