@@ -1,9 +1,9 @@
 #include "drop_in_state_view.hpp"
 
-#include <energy_audit/error.hpp>
 #include <algorithm>
-#include <utility>
+#include <energy_audit/error.hpp>
 #include <string>
+#include <utility>
 
 namespace energy_audit::sun::detail {
 
