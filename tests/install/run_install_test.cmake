@@ -13,7 +13,9 @@
 # adapter (and of the ARKODE drop-in, given HAVE_ARKODE), each a project of the C language alone
 # (C_CONSUMER_SOURCE_DIR), which the package must give the C++ runtime of its libraries; given
 # HAVE_FORTRAN (the Fortran drop-in was built), the Fortran program of EnergyAudit::fortran, a
-# project of the Fortran language alone (FORTRAN_CONSUMER_SOURCE_DIR), and that the component
+# project of the Fortran language alone (FORTRAN_CONSUMER_SOURCE_DIR), the same of
+# EnergyAudit::fortran_idas and, with HAVE_FORTRAN_ARKODE, of EnergyAudit::fortran_arkode, on the
+# test programs in FORTRAN_PROGRAM_DIR, and that the component
 # asks for Fortran enabled; without it, that COMPONENTS fortran fails, saying why.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
@@ -168,12 +170,28 @@ foreach(adapter IN LISTS c_consumers)
   run_step("run the C ${adapter} consumer" ${build}/c_consumer)
 endforeach()
 
-# The Fortran program: a project of Fortran alone links EnergyAudit::fortran and nothing else.
+# The Fortran programs: a project of Fortran alone links EnergyAudit::fortran and nothing else;
+# the same with EnergyAudit::fortran_idas (the IDA test program of tests/plugins/drop_in) and,
+# where it was built, EnergyAudit::fortran_arkode (the ERKStep one).
 if(HAVE_FORTRAN)
-  set(build ${WORK_DIR}/fortran_consumer)
-  run_step("configure the Fortran consumer" ${CMAKE_COMMAND} -S ${FORTRAN_CONSUMER_SOURCE_DIR} -B ${build}
-    -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_Fortran_FLAGS=${CONSUMER_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
-  run_step("build the Fortran consumer" ${CMAKE_COMMAND} --build ${build})
-  run_step("run the Fortran consumer" ${build}/fortran_consumer)
+  set(fortran_consumers "fortran=" "fortran_idas=${FORTRAN_PROGRAM_DIR}/damped_oscillator_ida_f2003.F90")
+  if(HAVE_FORTRAN_ARKODE)
+    list(APPEND fortran_consumers "fortran_arkode=${FORTRAN_PROGRAM_DIR}/damped_oscillator_erkstep_f2003.F90")
+  endif()
+  foreach(consumer IN LISTS fortran_consumers)
+    string(REPLACE "=" ";" consumer "${consumer}")
+    list(GET consumer 0 component)
+    list(LENGTH consumer length)
+    set(source "")
+    if(length GREATER 1)
+      list(GET consumer 1 source)
+    endif()
+    set(build ${WORK_DIR}/${component}_consumer)
+    run_step("configure the Fortran ${component} consumer" ${CMAKE_COMMAND} -S ${FORTRAN_CONSUMER_SOURCE_DIR}
+      -B ${build} -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release
+      "-DCMAKE_Fortran_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}"
+      -D CONSUMER_COMPONENT=${component} "-DCONSUMER_SOURCE=${source}")
+    run_step("build the Fortran ${component} consumer" ${CMAKE_COMMAND} --build ${build})
+    run_step("run the Fortran ${component} consumer" ${build}/fortran_consumer)
+  endforeach()
 endif()

@@ -105,6 +105,10 @@ const char* ea_arkode_audit_last_error(const EaArkodeAudit* audit) { return deta
 void ea_arkode_audit_print_summary(const EaArkodeAudit* audit, FILE* out) {
   detail::print_summary(audit, out);
 }
+void ea_arkode_audit_print_summary_stdout(const EaArkodeAudit* audit) {
+  detail::print_summary(audit, stdout);
+  std::fflush(stdout);
+}
 void ea_arkode_audit_free(EaArkodeAudit* audit) { delete audit; }
 
 }  // extern "C"

@@ -86,6 +86,10 @@ int ea_ida_audit_last_energies(const EaIdaAudit* audit, EaAuditEnergies* energie
 const char* ea_ida_audit_diagnosis(EaIdaAudit* audit) { return detail::diagnosis(audit); }
 const char* ea_ida_audit_last_error(const EaIdaAudit* audit) { return detail::last_error(audit); }
 void ea_ida_audit_print_summary(const EaIdaAudit* audit, FILE* out) { detail::print_summary(audit, out); }
+void ea_ida_audit_print_summary_stdout(const EaIdaAudit* audit) {
+  detail::print_summary(audit, stdout);
+  std::fflush(stdout);
+}
 void ea_ida_audit_free(EaIdaAudit* audit) { delete audit; }
 
 }  // extern "C"

@@ -4,7 +4,7 @@
 // flipped (-DWRONG_SIGN) fails (exit 1). Each, compiled against unaudited/'s stand-in module (plain
 // FCVode, no summary), prints on stdout what the audited program prints there less its
 // "energy audit: " lines, byte for byte: the solution at the output times to 17 digits and
-// CVODE's statistics.
+// CVODE's statistics. The same for the IDA and ARKODE modules' damped oscillators (below).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -65,3 +65,52 @@ BOOST_AUTO_TEST_CASE(the_wrong_twin_fails_and_prints_what_it_prints_unaudited) {
   BOOST_TEST(delta_c(audited.output) > 1e-3);
   BOOST_TEST(audited.output.find("): fail") != std::string::npos);
 }
+
+// The IDA and ARKODE drop-ins for Fortran (energy_audit_ida_drop_in, energy_audit_arkode_drop_in):
+// damped_oscillator_ida_f2003.F90 on FIDASolve and damped_oscillator_erkstep_f2003.F90 on
+// FARKodeEvolve with ERKStep, each audited and against unaudited/'s stand-in, and each with its
+// wrong twin. `last_statistic` names the statistics' last line, which the summary must follow.
+namespace {
+
+void check_passes(const char* audited_program, const char* unaudited_program, const std::string& last_statistic) {
+  const Run audited = run(audited_program), plain = run(unaudited_program);
+  BOOST_TEST_MESSAGE(audited.output);
+  BOOST_TEST(plain.exit_status == 0);
+  BOOST_TEST(plain.output.find("Total internal steps taken") != std::string::npos);
+  BOOST_TEST(plain.output.find("energy audit") == std::string::npos);
+  BOOST_TEST(program_output(audited.output) == plain.output);
+  BOOST_TEST(audited.exit_status == 0);
+  BOOST_TEST(delta_c(audited.output) < 1e-6);
+  BOOST_TEST(audited.output.find("): pass") != std::string::npos);
+  BOOST_TEST(audited.output.rfind(last_statistic) < audited.output.find("energy audit: delta_C"));
+}
+
+void check_fails(const char* audited_program, const char* unaudited_program) {
+  const Run audited = run(audited_program), plain = run(unaudited_program);
+  BOOST_TEST_MESSAGE(audited.output);
+  BOOST_TEST(plain.exit_status == 0);
+  BOOST_TEST(program_output(audited.output) == plain.output);
+  BOOST_TEST(audited.exit_status == 1);
+  BOOST_TEST(delta_c(audited.output) > 1e-3);
+  BOOST_TEST(audited.output.find("): fail") != std::string::npos);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_fortran_ida_program_passes_and_prints_what_it_prints_unaudited) {
+  check_passes(DAMPED_OSCILLATOR_IDA_F2003, DAMPED_OSCILLATOR_IDA_F2003_UNAUDITED, "Current internal time");
+}
+
+BOOST_AUTO_TEST_CASE(the_fortran_ida_wrong_twin_fails_and_prints_what_it_prints_unaudited) {
+  check_fails(DAMPED_OSCILLATOR_IDA_F2003_WRONG_SIGN, DAMPED_OSCILLATOR_IDA_F2003_WRONG_SIGN_UNAUDITED);
+}
+
+#ifdef EA_HAVE_FORTRAN_ARKODE
+BOOST_AUTO_TEST_CASE(the_fortran_erkstep_program_passes_and_prints_what_it_prints_unaudited) {
+  check_passes(DAMPED_OSCILLATOR_ERKSTEP_F2003, DAMPED_OSCILLATOR_ERKSTEP_F2003_UNAUDITED, "Current internal time");
+}
+
+BOOST_AUTO_TEST_CASE(the_fortran_erkstep_wrong_twin_fails_and_prints_what_it_prints_unaudited) {
+  check_fails(DAMPED_OSCILLATOR_ERKSTEP_F2003_WRONG_SIGN, DAMPED_OSCILLATOR_ERKSTEP_F2003_WRONG_SIGN_UNAUDITED);
+}
+#endif

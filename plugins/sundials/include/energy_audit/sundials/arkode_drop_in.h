@@ -147,6 +147,10 @@ const char *ea_arkode_audit_diagnosis(EaArkodeAudit *audit);
 const char *ea_arkode_audit_last_error(const EaArkodeAudit *audit);
 /* Prints "energy audit: delta_C = ... (threshold ..., N steps audited): verdict" and its details. */
 void ea_arkode_audit_print_summary(const EaArkodeAudit *audit, FILE *out);
+/* The same summary on stdout, flushed before it returns: for callers that have no FILE * of C's
+ * stdout, such as a Fortran program (energy_audit_arkode_drop_in.f90), whose own output must not be
+ * overtaken by what C still buffers. */
+void ea_arkode_audit_print_summary_stdout(const EaArkodeAudit *audit);
 /* Frees the handle; NULL is allowed. */
 void ea_arkode_audit_free(EaArkodeAudit *audit);
 

@@ -138,6 +138,10 @@ const char *ea_ida_audit_diagnosis(EaIdaAudit *audit);
 const char *ea_ida_audit_last_error(const EaIdaAudit *audit);
 /* Prints "energy audit: delta_C = ... (threshold ..., N steps audited): verdict" and its details. */
 void ea_ida_audit_print_summary(const EaIdaAudit *audit, FILE *out);
+/* The same summary on stdout, flushed before it returns: for callers that have no FILE * of C's
+ * stdout, such as a Fortran program (energy_audit_ida_drop_in.f90), whose own output must not be
+ * overtaken by what C still buffers. */
+void ea_ida_audit_print_summary_stdout(const EaIdaAudit *audit);
 /* Frees the handle; NULL is allowed. */
 void ea_ida_audit_free(EaIdaAudit *audit);
 
