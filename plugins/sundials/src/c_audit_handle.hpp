@@ -291,9 +291,9 @@ int declare_quadratic_kinetic_energy(Handle* handle) {
                        [](Handle& h) { h.quadratic_kinetic_energy = true; });
 }
 
-/// Reads the state through a layout (DropInLayout) before the first solve call: n coordinates at
-/// q_first + i stride and n velocities (or momenta) at v_first + i stride, or, with `coordinates`
-/// and `velocities` not null, at the n indices each lists.
+/// Reads the state through a layout (DropInLayout) before the first solve call: the n
+/// coordinates and n velocities (or momenta) at the indices `coordinates` and `velocities` list;
+/// the multipliers given before are kept.
 template <class Handle>
 int set_layout(Handle* handle, const char* function, long length, const long* coordinates, const long* velocities) {
   if (handle != nullptr && (coordinates == nullptr || velocities == nullptr)) {
@@ -310,6 +310,7 @@ int set_layout(Handle* handle, const char* function, long length, const long* co
   });
 }
 
+/// The same with n coordinates at q_first + i stride and n velocities at v_first + i stride.
 template <class Handle>
 int set_strided_layout(Handle* handle, long length, long q_first, long v_first, long stride) {
   return set_functions(handle, "set_layout", [&](Handle& h) {
