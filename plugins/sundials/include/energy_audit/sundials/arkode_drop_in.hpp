@@ -40,10 +40,10 @@ static_assert(std::is_same_v<sunrealtype, double>,
 /// is read through DropInAudit's functions (relative_drift(), verdict(), print_summary(), ...).
 class ArkodeAudit : public DropInAudit {
  public:
-  /// `dofs` = n > 0 coordinates; the state must have at least 2n entries, [q, v] first. Throws
-  /// energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or V, a
-  /// constraint_power (an ARKODE state has no multipliers), or a threshold that is negative or
-  /// not finite.
+  /// `dofs` = n > 0 coordinates; the state must have at least 2n entries, [q, v] first, unless a
+  /// layout says where they are (use_layout). Throws energy_audit::InvalidArgument (a
+  /// std::runtime_error) for dofs ≤ 0, a missing T or V, a constraint_power (an ARKODE state has
+  /// no multipliers), or a threshold that is negative or not finite.
   ArkodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
   /// The audit of a program in Hamilton's variables (DropInHamiltonian): n = `dofs` coordinates
   /// and n momenta, y = [q, p, ...] or as a layout names them (use_layout). Throws as the

@@ -43,7 +43,8 @@ static_assert(std::is_same_v<sunrealtype, double>,
 /// read through DropInAudit's functions (relative_drift(), verdict(), print_summary(), ...).
 class CvodeAudit : public DropInAudit {
  public:
-  /// `dofs` = n > 0 coordinates; the solver's state must have at least 2n entries, [q, v] first.
+  /// `dofs` = n > 0 coordinates; the solver's state must have at least 2n entries, [q, v] first,
+  /// unless a layout says where they are (use_layout).
   /// Throws energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or
   /// V, or a threshold that is negative or not finite.
   CvodeAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);

@@ -42,9 +42,10 @@ static_assert(std::is_same_v<sunrealtype, double>,
 class IdaAudit : public DropInAudit {
  public:
   /// `dofs` = n > 0 coordinates; the solver's state holds [q, v] first, then (for
-  /// constraint_power) the multipliers. Throws energy_audit::InvalidArgument (a
-  /// std::runtime_error) for dofs ≤ 0, a missing T or V, an equation_residual (the equations of
-  /// a DAE hold multipliers it does not see), or a threshold that is negative or not finite.
+  /// constraint_power) the multipliers, unless a layout says where they are (use_layout). Throws
+  /// energy_audit::InvalidArgument (a std::runtime_error) for dofs ≤ 0, a missing T or V, an
+  /// equation_residual (the equations of a DAE hold multipliers it does not see), or a threshold
+  /// that is negative or not finite.
   IdaAudit(int dofs, DropInEnergies energies, double threshold = 1e-3);
   /// The audit of a program in Hamilton's variables (DropInHamiltonian): n = `dofs` coordinates
   /// and n momenta, y = [q, p, ...] or as a layout names them (use_layout). Throws as the
