@@ -73,7 +73,7 @@ MujocoAuditState::MujocoAuditState(const mjModel* m, const mjData* d, const Mujo
 void MujocoAuditState::check(const mjModel* m, const mjData* d, const char* call) const {
   if (m != model_) throw InvalidArgument(std::string("MujocoAudit::") + call + ": not the model the audit was made with");
   if (d != data_) throw InvalidArgument(std::string("MujocoAudit::") + call + ": not the data the audit was made with");
-  if (run_ == RunState::Finished) {
+  if (finished_) {
     throw InvalidArgument(std::string("MujocoAudit::") + call + ": the audit was finished; no step may follow");
   }
 }
@@ -159,6 +159,7 @@ void MujocoAuditState::finish(const mjModel* m, const mjData* d) {
     add_node(m, &own, own.qpos, own.qvel, own.time);
   }
   integrate_steps(m, true);
+  finished_ = true;
   if (run_ == RunState::Running) run_ = RunState::Finished;
 }
 

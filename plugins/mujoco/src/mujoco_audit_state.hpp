@@ -88,6 +88,7 @@ class MujocoAuditState {
   std::vector<double> qpos_, qvel_, act_;
   double time_ = 0;
   RunState run_ = RunState::Running;
+  bool finished_ = false;  ///< finish() was called: no step may follow
   std::string diagnosis_;
   std::unique_ptr<mjData, DataDeleter> own_;
 };
