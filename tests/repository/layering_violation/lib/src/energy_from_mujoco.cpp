@@ -1,0 +1,2 @@
+// A planted violation for check_layering.cmake: the core including MuJoCo.
+#include <mujoco/mujoco.h>
