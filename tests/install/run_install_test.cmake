@@ -1,6 +1,7 @@
 # cmake -D BUILD_DIR=... -D SUNDIALS_VERSION=... -D SUNDIALS_DIR=... -D CONSUMER_SOURCE_DIR=...
 #   -D C_CONSUMER_SOURCE_DIR=... -D FORTRAN_CONSUMER_SOURCE_DIR=... -D WORK_DIR=...
 #   [-D CONSUMER_FLAGS=...] [-D MPIEXEC=...] [-D HAVE_ARKODE=1] [-D HAVE_FORTRAN=1]
+#   [-D MUJOCO_PROGRAM=<C program> -D MUJOCO_MODEL=<MJCF file>]
 #   -P run_install_test.cmake
 # Installs the project into a scratch prefix, then, as outside projects: checks which components
 # find_package(EnergyAudit) gives with and without SUNDIALS, and which SUNDIALS (the build's,
@@ -16,7 +17,9 @@
 # project of the Fortran language alone (FORTRAN_CONSUMER_SOURCE_DIR), the same of
 # EnergyAudit::fortran_idas and, with HAVE_FORTRAN_ARKODE, of EnergyAudit::fortran_arkode, on the
 # test programs in FORTRAN_PROGRAM_DIR, and that the component
-# asks for Fortran enabled; without it, that COMPONENTS fortran fails, saying why.
+# asks for Fortran enabled; without it, that COMPONENTS fortran fails, saying why. Given
+# MUJOCO_PROGRAM (the MuJoCo audit was built), that C program of EnergyAudit::mujoco, a project of
+# C alone, run on MUJOCO_MODEL.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 # Makes find_package(SUNDIALS) fail as if SUNDIALS were not installed (checked below).
@@ -161,13 +164,20 @@ set(c_consumers cvodes idas)
 if(HAVE_ARKODE)
   list(APPEND c_consumers arkode)
 endif()
+if(MUJOCO_PROGRAM)
+  list(APPEND c_consumers mujoco)
+endif()
 foreach(adapter IN LISTS c_consumers)
   set(build ${WORK_DIR}/c_${adapter}_consumer)
+  set(arguments "")
+  if(adapter STREQUAL "mujoco")
+    set(arguments ${MUJOCO_MODEL} 1)
+  endif()
   run_step("configure the C ${adapter} consumer" ${CMAKE_COMMAND} -S ${C_CONSUMER_SOURCE_DIR} -B ${build}
     -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${CONSUMER_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}" -D CONSUMER_COMPONENT=${adapter})
+    "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}" -D CONSUMER_COMPONENT=${adapter} "-DCONSUMER_SOURCE=${MUJOCO_PROGRAM}")
   run_step("build the C ${adapter} consumer" ${CMAKE_COMMAND} --build ${build})
-  run_step("run the C ${adapter} consumer" ${build}/c_consumer)
+  run_step("run the C ${adapter} consumer" ${build}/c_consumer ${arguments})
 endforeach()
 
 # The Fortran programs: a project of Fortran alone links EnergyAudit::fortran and nothing else;
