@@ -437,7 +437,7 @@ MujocoDiagnosis MujocoRunner::diagnose(std::size_t levels, const MujocoHooks& ho
     if (stable != dg.rungs.end()) {
       dg.what_to_do = "the timestep is past " + dg.integrator + "'s stability: timestep " + to_text(stable->timestep) +
                       " runs (delta_C " + g_text(stable->run.delta_C) + ", " + stable->run.verdict +
-                      "); `energy-audit mujoco advise` finds the largest that meets a target";
+                      "); advise finds the largest that meets a target";
     } else {
       dg.what_to_do = "no rung down to timestep " + to_text(last.timestep) +
                       " runs: the model itself diverges, or needs a far smaller timestep";
@@ -475,7 +475,7 @@ MujocoDiagnosis MujocoRunner::diagnose(std::size_t levels, const MujocoHooks& ho
                       : std::string());
     dg.what_to_do = "a timestep of about " + g_text(*dg.suggested_timestep) +
                     " meets the threshold (extrapolated at order " + order_text +
-                    "); `energy-audit mujoco advise --target " + to_text(s.threshold) + "` finds it by runs";
+                    "); advise with " + s.names.target + " " + to_text(s.threshold) + " finds it by runs";
     return dg;
   }
   dg.verdict = "unexplained plateau";
@@ -530,7 +530,7 @@ MujocoAdvice MujocoRunner::advise(double target, const MujocoHooks& hooks) const
                     to_text(target);
   if (best != advice.rungs.end() && !best->run.diverged()) {
     advice.finding += "; the smallest delta_C, " + g_text(best->run.delta_C) + ", at timestep " + to_text(best->timestep) +
-                      " (`energy-audit mujoco diagnose` tells why)";
+                      " (diagnose tells why)";
   }
   return advice;
 }
