@@ -21,6 +21,9 @@
 #include "commands/compare_command.hpp"
 #include "commands/diagnose_command.hpp"
 #include "commands/list_command.hpp"
+#ifdef EA_HAVE_MUJOCO
+#include "commands/mujoco_command.hpp"
+#endif
 #include "commands/reproduce_command.hpp"
 #include "commands/run_command.hpp"
 #include "commands/stability_command.hpp"
@@ -107,15 +110,23 @@ int main(int argc, char** argv) {
                "energy-audit"};
   app.require_subcommand(1);
   app.footer(exit_status_footer(true));
-  const std::vector<Command> commands{add_list_command(app),      add_run_command(app),
-                                      add_compare_command(app),   add_sweep_command(app),
-                                      add_audit_trajectory_command(app), add_advise_command(app),
-                                      add_diagnose_command(app),
-                                      add_stability_command(app), add_reproduce_command(app)};
+  std::vector<Command> commands{add_list_command(app),      add_run_command(app),
+                                add_compare_command(app),   add_sweep_command(app),
+                                add_audit_trajectory_command(app), add_advise_command(app),
+                                add_diagnose_command(app),
+                                add_stability_command(app), add_reproduce_command(app)};
+#ifdef EA_HAVE_MUJOCO
+  commands.push_back(add_mujoco_command(app));  // built where MuJoCo is found
+#endif
   // A command's help names exit status 3 only where it takes --fail-on-verdict (advise and
-  // diagnose judge against their own targets and refuse it).
+  // diagnose judge against their own targets and refuse it); so does that of a command's own
+  // commands (mujoco diagnose).
   for (const Command& command : commands) {
-    if (command.app->get_option_no_throw("--fail-on-verdict") == nullptr) command.app->footer(exit_status_footer(false));
+    std::vector<CLI::App*> apps{command.app};
+    for (CLI::App* nested : command.app->get_subcommands({})) apps.push_back(nested);
+    for (CLI::App* a : apps) {
+      if (a->get_option_no_throw("--fail-on-verdict") == nullptr) a->footer(exit_status_footer(false));
+    }
   }
 
   try {

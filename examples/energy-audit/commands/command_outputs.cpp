@@ -27,6 +27,9 @@ std::vector<std::string> requested_outputs(const CLI::App& app) {
       if (given == nullptr) continue;
       for (const std::string& path : given->results()) paths.push_back(path);
     }
+    // A command's own command parsed (mujoco diagnose): its outputs too.
+    const std::vector<std::string> nested = requested_outputs(*sub);
+    paths.insert(paths.end(), nested.begin(), nested.end());
   }
   return paths;
 }
