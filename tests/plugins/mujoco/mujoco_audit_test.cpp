@@ -298,6 +298,31 @@ BOOST_AUTO_TEST_CASE(humanoid_tree_ledger) {
   BOOST_TEST(std::abs(audit.unexplained_work()) < 0.02 * std::abs(audit.energy_change()));
 }
 
+// A ball joint (nq = 4, nv = 3): the audit on a quaternion. MuJoCo's RK4 advances the orientation
+// at second order: undamped (Z = 0, δ_C is MuJoCo's energy alone) δ_C falls 4-fold per halving;
+// damped, δ_C falls at that same order, and the damper's work is the energy lost (to 1e-4).
+BOOST_AUTO_TEST_CASE(ball_joint) {
+  const auto undamped_drift = [](double h) {
+    const ModelPtr m = load("spherical_pendulum.xml", mjINT_RK4, h);
+    for (int v = 0; v < m->nv; ++v) m->dof_damping[v] = 0;
+    const DataPtr d = start(m.get());
+    mj::MujocoAudit audit(m.get(), d.get());
+    for (long i = 0; i < std::lround(5.0 / h); ++i) audit.step(m.get(), d.get());
+    audit.finish(m.get(), d.get());
+    BOOST_TEST(audit.ledger().size() == 2U);  // applied forces, contacts: nothing damps
+    return audit.relative_drift();
+  };
+  const double undamped_ratio = undamped_drift(0.004) / undamped_drift(0.002);
+  BOOST_TEST(undamped_ratio == 4.0, boost::test_tools::tolerance(0.1));
+  const Run run = audited_run("spherical_pendulum.xml", mjINT_RK4, 0.002, 5.0);
+  const Run coarse = audited_run("spherical_pendulum.xml", mjINT_RK4, 0.004, 5.0);
+  BOOST_TEST(coarse.audit->relative_drift() / run.audit->relative_drift() == 4.0, boost::test_tools::tolerance(0.1));
+  BOOST_TEST(run.audit->passed());
+  const double damper = ledger_work(*run.audit, "damping ball");
+  BOOST_TEST(damper < -0.1);
+  BOOST_TEST(std::abs(damper - run.audit->energy_change()) < 1e-4 * std::abs(damper));
+}
+
 // Wrong twin: a passive callback's force the audit was not told of is unexplained work (the run
 // fails, and the diagnosis names qfrc_passive); told, the same run passes.
 BOOST_AUTO_TEST_CASE(untold_callback_force_fails_as_unexplained_work) {
