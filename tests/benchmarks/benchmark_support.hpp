@@ -44,6 +44,26 @@ void time_ratio(benchmark::State& state, const RunA& run_a, const RunB& run_b, c
   state.counters[ratio_name] = std::chrono::duration<double>(time_a) / std::chrono::duration<double>(time_b);
 }
 
+/// time_ratio with `prepare()` called before each of the two runs, outside their clocks: a reset
+/// of the state both runs start from, whose cost then enters neither side of the ratio.
+template <class Prepare, class RunA, class RunB>
+void time_ratio_prepared(benchmark::State& state, const Prepare& prepare, const RunA& run_a, const RunB& run_b,
+                         const char* ratio_name) {
+  using Clock = std::chrono::steady_clock;
+  Clock::duration time_a{}, time_b{};
+  bool a_first = true;
+  for (auto _ : state) {
+    for (const bool a : {a_first, !a_first}) {
+      prepare();
+      const Clock::time_point start = Clock::now();
+      a ? run_a() : run_b();
+      (a ? time_a : time_b) += Clock::now() - start;
+    }
+    a_first = !a_first;
+  }
+  state.counters[ratio_name] = std::chrono::duration<double>(time_a) / std::chrono::duration<double>(time_b);
+}
+
 /// The least any audit must do at every step: δ_C's numerator, sup |C − C(t0)|, from the sample
 /// of the first stage (Z carried, T and V evaluated with the accelerations). An observer for
 /// integrate_const, like AuditObserver but keeping one number: no Audit, no energy scale, no rows.

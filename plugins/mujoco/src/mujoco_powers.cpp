@@ -155,6 +155,7 @@ double PowerModel::applied_power(const mjModel* m, const Node& at, const Node& i
   for (int v = 0; v < m->nv; ++v) {
     if (!rotations_only || translation_qpos_[static_cast<std::size_t>(v)] < 0) power += at.qvel[v] * inputs.qfrc_applied[v];
   }
+  if (!inputs.any_body_force) return power;
   for (int b = 1; b < m->nbody; ++b) {
     const double* f = inputs.xfrc_applied.data() + 6 * b;
     if (f[0] == 0 && f[1] == 0 && f[2] == 0 && f[3] == 0 && f[4] == 0 && f[5] == 0) continue;
@@ -179,7 +180,7 @@ void PowerModel::add_held_work(const mjModel* m, const Node& start, const Node& 
     const int q = translation_qpos_[static_cast<std::size_t>(v)];
     if (q >= 0 && start.qfrc_applied[v] != 0) work += start.qfrc_applied[v] * (end.qpos[q] - start.qpos[q]);
   }
-  for (int b = 1; b < m->nbody; ++b) {
+  for (int b = 1; b < m->nbody && start.any_body_force; ++b) {
     const double* f = start.xfrc_applied.data() + 6 * b;
     if (f[0] == 0 && f[1] == 0 && f[2] == 0) continue;
     for (int i = 0; i < 3; ++i) work += f[i] * (end.body_position[3 * b + i] - start.body_position[3 * b + i]);
@@ -294,6 +295,8 @@ void PowerModel::read(const mjModel* m, const mjData* d, const double* qpos, con
   std::copy_n(d->qfrc_applied, nv, node.qfrc_applied.begin());
   const std::size_t body_values = 6 * static_cast<std::size_t>(m->nbody);
   node.xfrc_applied.assign(d->xfrc_applied, d->xfrc_applied + body_values);
+  node.any_body_force = std::any_of(node.xfrc_applied.begin() + 6, node.xfrc_applied.end(),
+                                    [](double f) { return f != 0; });
   node.body_velocity.resize(body_values);
   for (int b = 0; b < m->nbody; ++b) {
     const double* c = d->cvel + 6 * b;

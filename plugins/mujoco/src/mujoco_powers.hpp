@@ -38,6 +38,9 @@ struct Node {
   std::vector<double> ctrl;              ///< nu
   std::vector<double> qfrc_applied;      ///< nv
   std::vector<double> xfrc_applied;      ///< nbody × 6: force, torque at the centre of mass
+  /// Whether an entry of xfrc_applied past the world body is nonzero (or NaN): without one, the
+  /// per-body loops over these inputs, which skip bodies whose six entries are zero, are skipped.
+  bool any_body_force = true;
   // One-stage steps: the generalized forces (nv each) whose power the next state's velocities
   // give, where the channel's force is not a dof's own (constraints, tendons, the passive rest).
   std::vector<double> constraint_force;  ///< per constraint channel (contacts, limits, equality, friction)
