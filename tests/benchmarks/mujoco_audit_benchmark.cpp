@@ -6,19 +6,22 @@
 /// and lies on the floor, its contacts active), the motors driven by ctrl[k] = 0.3 sin(3t + k),
 /// set before each step, on MuJoCo's Euler (/euler) or RK4 (/rk4) integrator:
 ///
-///   BM_Mujoco_Unaudited   the plain loop: ctrl, mj_step(m, d)
-///   BM_Mujoco_Step        the audit made at the start, ctrl, audit.step(m, d) in place of
-///                         mj_step, audit.finish(m, d) at the end
-///   BM_Mujoco_AfterStep   the audit made at the start, ctrl, the user's own mj_step(m, d), then
-///                         audit.after_step(m, d); audit.finish(m, d) at the end
+///   BM_Mujoco_Unaudited       the plain loop: ctrl, mj_step(m, d)
+///   BM_Mujoco_Step            ctrl, audit.step(m, d) in place of mj_step: the cost per step (the
+///                             audit made before the clock starts, and not finished)
+///   BM_Mujoco_AfterStep       ctrl, the user's own mj_step(m, d), then audit.after_step(m, d):
+///                             the cost per step, as above
+///   BM_Mujoco_StepWholeRun    BM_Mujoco_Step with the audit's construction and its finish (one
+///                             mj_forward on an mjData of its own) inside the clock: what a run
+///                             of 500 steps pays in all
 ///
 /// The audited benchmarks run the unaudited loop beside them in every iteration, in alternating
 /// order, on the same mjData, and report audited / unaudited as the counter
-/// `audited_over_unaudited` (benchmark_support.hpp's time_ratio_prepared: the reset is outside
-/// both clocks; the audit's construction and its finish are inside the audited one); their
-/// reported time is the pair's, resets included. main() checks, before any timing, that every
-/// audited run ends in the unaudited run's state bit for bit (time, qpos, qvel, qacc,
-/// qacc_warmstart) and audited all 500 steps.
+/// `audited_over_unaudited` (benchmark_support.hpp's time_ratio_prepared: the reset, and for the
+/// per-step pairs the audit's construction, are outside both clocks); their reported time is the
+/// pair's, resets included. main() checks, before any timing, that every audited run ends in the
+/// unaudited run's state bit for bit (time, qpos, qvel, qacc, qacc_warmstart) and audited all 500
+/// steps.
 ///
 /// Run, from the build directory:
 ///   taskset -c 1 bin/energy_audit_mujoco_benchmarks --benchmark_repetitions=20
@@ -32,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -103,23 +107,27 @@ __attribute__((noinline)) void run_unaudited(const mjModel* m, mjData* d) {
   }
 }
 
-__attribute__((noinline)) Audited run_step(const mjModel* m, mjData* d) {
-  MujocoAudit audit(m, d);
+// The audited loops take an audit made beforehand: the cost per step.
+__attribute__((noinline)) void run_step(const mjModel* m, mjData* d, MujocoAudit& audit) {
   for (int i = 0; i < steps; ++i) {
     set_controls(m, d);
     audit.step(m, d);
   }
-  audit.finish(m, d);
-  return {audit.audited_steps(), audit.relative_drift(), audit.passed()};
 }
 
-__attribute__((noinline)) Audited run_after_step(const mjModel* m, mjData* d) {
-  MujocoAudit audit(m, d);
+__attribute__((noinline)) void run_after_step(const mjModel* m, mjData* d, MujocoAudit& audit) {
   for (int i = 0; i < steps; ++i) {
     set_controls(m, d);
     mj_step(m, d);
     audit.after_step(m, d);
   }
+}
+
+/// A whole audited run: the audit made, the loop, the audit finished.
+using Loop = void (*)(const mjModel*, mjData*, MujocoAudit&);
+__attribute__((noinline)) Audited run_whole(const mjModel* m, mjData* d, Loop loop) {
+  MujocoAudit audit(m, d);
+  loop(m, d, audit);
   audit.finish(m, d);
   return {audit.audited_steps(), audit.relative_drift(), audit.passed()};
 }
@@ -136,12 +144,34 @@ __attribute__((noinline)) void BM_Mujoco_Unaudited(benchmark::State& state, Inte
   state.counters["contacts_at_end"] = s.d->ncon;
 }
 
-/// An audited loop and the unaudited one on the same data, alternately in every iteration.
-void BM_Mujoco_Audited(benchmark::State& state, Integrator integrator, Audited (*audited)(const mjModel*, mjData*)) {
+/// An audited loop and the unaudited one on the same data, alternately in every iteration; the
+/// audit is made with the reset, outside the clocks.
+void BM_Mujoco_Audited(benchmark::State& state, Integrator integrator, Loop loop) {
+  const Simulation& s = simulation(integrator);
+  std::optional<MujocoAudit> audit;
+  time_ratio_prepared(
+      state,
+      [&] {
+        reset(s);
+        audit.emplace(s.m, s.d);
+      },
+      [&] { loop(s.m, s.d, *audit); },
+      [&] {
+        run_unaudited(s.m, s.d);
+        benchmark::DoNotOptimize(s.d->qpos);
+      },
+      "audited_over_unaudited");
+}
+
+void BM_Mujoco_Step(benchmark::State& state, Integrator integrator) { BM_Mujoco_Audited(state, integrator, run_step); }
+void BM_Mujoco_AfterStep(benchmark::State& state, Integrator integrator) {
+  BM_Mujoco_Audited(state, integrator, run_after_step);
+}
+void BM_Mujoco_StepWholeRun(benchmark::State& state, Integrator integrator) {
   const Simulation& s = simulation(integrator);
   Audited last;
   time_ratio_prepared(
-      state, [&] { reset(s); }, [&] { last = audited(s.m, s.d); },
+      state, [&] { reset(s); }, [&] { last = run_whole(s.m, s.d, run_step); },
       [&] {
         run_unaudited(s.m, s.d);
         benchmark::DoNotOptimize(s.d->qpos);
@@ -151,11 +181,6 @@ void BM_Mujoco_Audited(benchmark::State& state, Integrator integrator, Audited (
   state.counters["passed"] = last.passed ? 1 : 0;
 }
 
-void BM_Mujoco_Step(benchmark::State& state, Integrator integrator) { BM_Mujoco_Audited(state, integrator, run_step); }
-void BM_Mujoco_AfterStep(benchmark::State& state, Integrator integrator) {
-  BM_Mujoco_Audited(state, integrator, run_after_step);
-}
-
 #define EA_INTEGRATOR_BENCHMARKS(name)                                                                         \
   BENCHMARK_CAPTURE(name, euler, Integrator::euler)->Unit(benchmark::kMillisecond)->Apply(add_min_statistic); \
   BENCHMARK_CAPTURE(name, rk4, Integrator::rk4)->Unit(benchmark::kMillisecond)->Apply(add_min_statistic)
@@ -163,6 +188,7 @@ void BM_Mujoco_AfterStep(benchmark::State& state, Integrator integrator) {
 EA_INTEGRATOR_BENCHMARKS(BM_Mujoco_Unaudited);
 EA_INTEGRATOR_BENCHMARKS(BM_Mujoco_Step);
 EA_INTEGRATOR_BENCHMARKS(BM_Mujoco_AfterStep);
+EA_INTEGRATOR_BENCHMARKS(BM_Mujoco_StepWholeRun);
 
 /// What a run leaves in mjData that the next step reads.
 struct EndState {
@@ -194,11 +220,10 @@ bool same_computations() {
       std::fprintf(stderr, "energy_audit_mujoco_benchmarks: %s: the unaudited run ends at t = %g\n", name, s.d->time);
       return false;
     }
-    using Loop = Audited (*)(const mjModel*, mjData*);
-    for (const auto& [audited, how] : {std::pair<Loop, const char*>{run_step, "step"},
-                                       std::pair<Loop, const char*>{run_after_step, "after_step"}}) {
+    for (const auto& [loop, how] : {std::pair<Loop, const char*>{run_step, "step"},
+                                    std::pair<Loop, const char*>{run_after_step, "after_step"}}) {
       reset(s);
-      const Audited result = audited(s.m, s.d);
+      const Audited result = run_whole(s.m, s.d, loop);
       if (!(EndState(s) == plain) || result.steps != steps) {
         std::fprintf(stderr, "energy_audit_mujoco_benchmarks: %s, %s: %s, %ld steps audited of %d\n", name, how,
                      EndState(s) == plain ? "the same state" : "another state", result.steps, steps);
