@@ -16,9 +16,11 @@ namespace detail {
 
 namespace {
 
-std::string text(double value) {
+/// A number as a message shows it: `digits` significant digits (17: every bit, where two times
+/// that differ in their last bits must read differently).
+std::string text(double value, int digits = 10) {
   std::ostringstream out;
-  out.precision(17);
+  out.precision(digits);
   out << value;
   return out.str();
 }
@@ -99,8 +101,9 @@ bool MujocoAuditState::saw_reset(const mjData* d, double expected_time) {
       return true;
     }
   }
-  stop(RunState::Lost, "the time is " + text(d->time) + " where one step after the state seen last (t = " + text(time_) +
-                           ") is " + text(expected_time) + ": a step was not seen, or the state was set between steps");
+  stop(RunState::Lost, "the time is " + text(d->time, 17) + " where one step after the state seen last (t = " +
+                           text(time_, 17) + ") is " + text(expected_time, 17) +
+                           ": a step was not seen, or the state was set between steps");
   return true;
 }
 
