@@ -298,6 +298,37 @@ BOOST_AUTO_TEST_CASE(humanoid_tree_ledger) {
   BOOST_TEST(std::abs(audit.unexplained_work()) < 0.02 * std::abs(audit.energy_change()));
 }
 
+// Fluid forces (MuJoCo's medium: viscosity, density): qfrc_passive less its springs and dampers,
+// the ledger's "fluid"; in a viscous medium it is the pendulum's whole loss, and δ_C falls at RK4's
+// order; with density's quadratic drag on the spherical pendulum it passes beside the damper.
+BOOST_AUTO_TEST_CASE(fluid_work) {
+  const auto viscous = [](double h) {
+    const ModelPtr m = load("pendulum.xml", mjINT_RK4, h);
+    m->opt.viscosity = 0.5;
+    const DataPtr d = start(m.get());
+    auto audit = std::make_unique<mj::MujocoAudit>(m.get(), d.get());
+    for (long i = 0; i < std::lround(5.0 / h); ++i) audit->step(m.get(), d.get());
+    audit->finish(m.get(), d.get());
+    return audit;
+  };
+  const auto fine = viscous(0.001), coarse = viscous(0.002);
+  BOOST_TEST(fine->passed());
+  BOOST_TEST(fine->energy_change() < -1.0);
+  BOOST_TEST(ledger_work(*fine, "fluid") == fine->energy_change(), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(coarse->relative_drift() / fine->relative_drift() > 12.0);
+
+  const ModelPtr m = load("spherical_pendulum.xml", mjINT_EULER, 0.001);
+  m->opt.density = 1.2;
+  const DataPtr d = start(m.get());
+  mj::MujocoAudit audit(m.get(), d.get());
+  for (int i = 0; i < 5000; ++i) audit.step(m.get(), d.get());
+  audit.finish(m.get(), d.get());
+  BOOST_TEST(audit.passed());
+  BOOST_TEST(ledger_work(audit, "fluid") < -0.1);
+  BOOST_TEST(ledger_work(audit, "damping ball") < -0.1);
+  BOOST_TEST(audit.uncounted_passive_work() == 0.0);
+}
+
 // A ball joint (nq = 4, nv = 3): the audit on a quaternion. MuJoCo's RK4 advances the orientation
 // at second order: undamped (Z = 0, δ_C is MuJoCo's energy alone) δ_C falls 4-fold per halving;
 // damped, δ_C falls at that same order, and the damper's work is the energy lost (to 1e-4).
