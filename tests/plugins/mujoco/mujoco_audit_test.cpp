@@ -186,10 +186,10 @@ BOOST_AUTO_TEST_CASE(mjdata_bit_for_bit_as_without_the_audit) {
   }
 }
 
-// E_kin and E_pot are MuJoCo's own (mj_energyPos, mj_energyVel with mjENBL_ENERGY): gravity and
-// joint springs, at the first state.
+// E_kin and E_pot are MuJoCo's own (mj_energyPos, mj_energyVel with mjENBL_ENERGY): gravity,
+// joint and tendon springs, at the first state.
 BOOST_AUTO_TEST_CASE(energies_are_mujocos) {
-  for (const char* name : {"humanoid_tree.xml", "stiff_spring.xml", "damped_double_pendulum.xml"}) {
+  for (const char* name : {"humanoid_tree.xml", "stiff_spring.xml", "damped_double_pendulum.xml", "tendon_pair.xml"}) {
     BOOST_TEST_CONTEXT(name) {
       mj::MujocoAuditOptions options;
       options.store_every = 1;
@@ -235,6 +235,17 @@ BOOST_AUTO_TEST_CASE(damping_work_is_the_energy_lost) {
   // The same with RK4 at twice the step drifts about 16 times more.
   const Run coarse = audited_run("damped_double_pendulum.xml", mjINT_RK4, 0.002, 10.0);
   BOOST_TEST(coarse.audit->relative_drift() / audit.relative_drift() > 12.0);
+}
+
+// A tendon's spring and damper: the spring in E_pot, the damper's work the energy lost, δ_C at
+// RK4's order.
+BOOST_AUTO_TEST_CASE(tendon_spring_and_damper) {
+  const Run run = audited_run("tendon_pair.xml", mjINT_RK4, 0.001, 5.0);
+  const Run coarse = audited_run("tendon_pair.xml", mjINT_RK4, 0.002, 5.0);
+  BOOST_TEST(run.audit->passed());
+  BOOST_TEST(run.audit->energy_change() < -0.5);
+  BOOST_TEST(ledger_work(*run.audit, "tendon damping") == run.audit->energy_change(), boost::test_tools::tolerance(1e-8));
+  BOOST_TEST(coarse.audit->relative_drift() / run.audit->relative_drift() > 12.0);
 }
 
 // The actuated arm: a PD controller written as a control callback, and a sinusoidal control the
