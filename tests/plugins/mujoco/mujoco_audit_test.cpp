@@ -248,6 +248,25 @@ BOOST_AUTO_TEST_CASE(tendon_spring_and_damper) {
   BOOST_TEST(coarse.audit->relative_drift() / run.audit->relative_drift() > 12.0);
 }
 
+// Dry friction on a joint (MuJoCo's frictionloss, a constraint row): its work is the energy lost,
+// and δ_C falls at RK4's order.
+BOOST_AUTO_TEST_CASE(friction_loss_work) {
+  const auto with_friction = [](double h) {
+    const ModelPtr m = load("pendulum.xml", mjINT_RK4, h);
+    m->dof_frictionloss[0] = 0.5;
+    const DataPtr d = start(m.get());
+    auto audit = std::make_unique<mj::MujocoAudit>(m.get(), d.get());
+    for (long i = 0; i < std::lround(5.0 / h); ++i) audit->step(m.get(), d.get());
+    audit->finish(m.get(), d.get());
+    return audit;
+  };
+  const auto fine = with_friction(0.001), coarse = with_friction(0.002);
+  BOOST_TEST(fine->passed());
+  BOOST_TEST(fine->energy_change() < -1.0);
+  BOOST_TEST(ledger_work(*fine, "friction loss") == fine->energy_change(), boost::test_tools::tolerance(1e-8));
+  BOOST_TEST(coarse->relative_drift() / fine->relative_drift() > 12.0);
+}
+
 // The actuated arm: a PD controller written as a control callback, and a sinusoidal control the
 // program sets before each step (held over the step); the motors' work and the dampers' are the
 // energy change, and δ_C falls at RK4's order either way.
