@@ -267,6 +267,21 @@ BOOST_AUTO_TEST_CASE(friction_loss_work) {
   BOOST_TEST(coarse->relative_drift() / fine->relative_drift() > 12.0);
 }
 
+// An equality constraint (two hinges held equal, started apart): MuJoCo's soft constraint force
+// does work as it pulls them together, the ledger's "equality constraints"; δ_C at RK4's order.
+BOOST_AUTO_TEST_CASE(equality_constraint_work) {
+  const Run run = audited_run("coupled_pendulums.xml", mjINT_RK4, 0.001, 5.0);
+  const Run coarse = audited_run("coupled_pendulums.xml", mjINT_RK4, 0.002, 5.0);
+  const Run euler = audited_run("coupled_pendulums.xml", mjINT_EULER, 0.001, 5.0);
+  BOOST_TEST(run.audit->passed());
+  BOOST_TEST(euler.audit->passed());
+  BOOST_TEST(ledger_work(*run.audit, "equality constraints") < -0.05);
+  BOOST_TEST(ledger_work(*euler.audit, "equality constraints") ==
+                 ledger_work(*run.audit, "equality constraints"),
+             boost::test_tools::tolerance(0.01));
+  BOOST_TEST(coarse.audit->relative_drift() / run.audit->relative_drift() > 12.0);
+}
+
 // The actuated arm: a PD controller written as a control callback, and a sinusoidal control the
 // program sets before each step (held over the step); the motors' work and the dampers' are the
 // energy change, and δ_C falls at RK4's order either way.
