@@ -147,6 +147,7 @@ void MujocoAuditState::after_step(const mjModel* m, const mjData* d, const char*
     own.time = time_;
     mj_forward(m, &own);
     add_node(m, &own, own.qpos, own.qvel, time_);
+    ++rk4_steps_after_;
   } else {
     add_node(m, d, qpos_.data(), qvel_.data(), time_);
   }
@@ -395,6 +396,11 @@ const Audit& MujocoAudit::audit() const { return state().audit(); }
 std::string MujocoAudit::diagnosis() const {
   const detail::MujocoAuditState& s = state();
   std::string why = s.diagnosis();
+  if (s.rk4_steps_after() > 0 && std::strcmp(s.verdict(), "fail") == 0) {
+    if (!why.empty()) why += "; ";
+    why += "RK4 steps watched by after_step: their work is taken over the steps' ends, first order where a "
+           "contact is made or broken; MujocoAudit::step reads RK4's own stages";
+  }
   const double uncounted = s.uncounted_passive_work();
   if (uncounted != 0 && std::abs(uncounted) > 0.1 * std::abs(s.unexplained_work())) {
     if (!why.empty()) why += "; ";

@@ -45,6 +45,8 @@ class MujocoAuditState {
   double unexplained_work() const { return last_C_ - first_C_; }
   double uncounted_passive_work() const { return uncounted_passive_work_; }
   long audited_steps() const { return audited_intervals_; }
+  /// RK4 steps seen by after_step, whose work is taken over step ends rather than RK4's stages.
+  long rk4_steps_after() const { return rk4_steps_after_; }
   const Audit& audit() const { return audit_; }
   const MujocoAuditOptions& options() const { return options_; }
 
@@ -89,6 +91,7 @@ class MujocoAuditState {
   double time_ = 0;
   RunState run_ = RunState::Running;
   bool finished_ = false;  ///< finish() was called: no step may follow
+  long rk4_steps_after_ = 0;
   std::string diagnosis_;
   std::unique_ptr<mjData, DataDeleter> own_;
 };

@@ -430,13 +430,18 @@ BOOST_AUTO_TEST_CASE(timestep_past_stability_diverges) {
   BOOST_TEST(stable.audit->passed());
 }
 
-// after_step on RK4 evaluates the step's start on the audit's own data: the same verdict, and the
-// same order, as step().
+// after_step on RK4 evaluates the step's start on the audit's own data: on smooth dynamics the
+// same verdict, and the same order, as step().
 BOOST_AUTO_TEST_CASE(after_step_on_rk4) {
   const Run run = audited_run("damped_double_pendulum.xml", mjINT_RK4, 0.001, 10.0, {}, Watch::after_step);
   const Run coarse = audited_run("damped_double_pendulum.xml", mjINT_RK4, 0.002, 10.0, {}, Watch::after_step);
   BOOST_TEST(run.audit->passed());
   BOOST_TEST(coarse.audit->relative_drift() / run.audit->relative_drift() > 12.0);
+  // Across a contact's onset the step ends' quadrature is first order: the bouncing ball fails
+  // there (step() passes it, contact_work), and the diagnosis points to step().
+  const Run ball = audited_run("bouncing_ball.xml", mjINT_RK4, 0.0005, 3.0, {}, Watch::after_step);
+  BOOST_TEST(std::string(ball.audit->verdict()) == "fail");
+  BOOST_TEST(ball.audit->diagnosis().find("MujocoAudit::step reads RK4's own stages") != std::string::npos);
 }
 
 // A step the audit does not see, a state set between steps, the wrong data: incomplete with one

@@ -36,7 +36,9 @@ int ea_mujoco_audit_passed(const ea_mujoco_audit* audit);
 double ea_mujoco_audit_relative_drift(const ea_mujoco_audit* audit);
 /* When |C - C(t0)| first exceeded the threshold; NaN while it has not. */
 double ea_mujoco_audit_time_first_above_threshold(const ea_mujoco_audit* audit);
-/* The ledger: its entries' count, and each entry's name and work [J]. */
+/* The ledger: its entries' count, and each entry's name and work [J]. A name stays valid until
+ * the next call of ea_mujoco_audit_ledger_name on the audit, or its free; NULL for an entry out of
+ * range. */
 int ea_mujoco_audit_ledger_size(const ea_mujoco_audit* audit);
 const char* ea_mujoco_audit_ledger_name(const ea_mujoco_audit* audit, int entry);
 double ea_mujoco_audit_ledger_work(const ea_mujoco_audit* audit, int entry);
