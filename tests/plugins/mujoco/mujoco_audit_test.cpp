@@ -88,12 +88,16 @@ Run audited_run(const std::string& name, int integrator, double timestep, double
   return run;
 }
 
-double ledger_work(const mj::MujocoAudit& audit, const std::string& prefix) {
+double ledger_work_of(const std::vector<mj::LedgerEntry>& ledger, const std::string& prefix) {
   double work = 0;
-  for (const mj::LedgerEntry& entry : audit.ledger()) {
+  for (const mj::LedgerEntry& entry : ledger) {
     if (entry.name.rfind(prefix, 0) == 0) work += entry.work;
   }
   return work;
+}
+
+double ledger_work(const mj::MujocoAudit& audit, const std::string& prefix) {
+  return ledger_work_of(audit.ledger(), prefix);
 }
 
 /// Compares everything mj_step leaves in two mjData: every array (the contacts field by field:
@@ -341,6 +345,34 @@ BOOST_AUTO_TEST_CASE(humanoid_tree_ledger) {
   BOOST_TEST(audit.energy_change() < -50.0);
   BOOST_TEST(total + audit.unexplained_work() == audit.energy_change(), boost::test_tools::tolerance(1e-9));
   BOOST_TEST(std::abs(audit.unexplained_work()) < 0.02 * std::abs(audit.energy_change()));
+}
+
+// MuJoCo keeps the constraint and tendon Jacobians dense or sparse (opt.jacobian; sparse by default
+// from nv = 60): the audit reads either, to the same works.
+BOOST_AUTO_TEST_CASE(sparse_jacobians) {
+  for (const char* name : {"humanoid_tree.xml", "tendon_pair.xml"}) {
+    std::vector<mj::LedgerEntry> ledgers[2];
+    for (const int jacobian : {mjJAC_DENSE, mjJAC_SPARSE}) {
+      const ModelPtr m = load(name, mjINT_EULER, 0.002);
+      m->opt.jacobian = jacobian;
+      BOOST_TEST_REQUIRE(mj_isSparse(m.get()) == (jacobian == mjJAC_SPARSE ? 1 : 0));
+      const DataPtr d = start(m.get());
+      mj::MujocoAudit audit(m.get(), d.get());
+      for (int i = 0; i < 500; ++i) {
+        HeldControl{0.5}(m.get(), d.get());
+        audit.step(m.get(), d.get());
+      }
+      audit.finish(m.get(), d.get());
+      ledgers[jacobian == mjJAC_SPARSE] = audit.ledger();
+    }
+    BOOST_TEST_REQUIRE(ledgers[0].size() == ledgers[1].size());
+    for (std::size_t k = 0; k < ledgers[0].size(); ++k) {
+      BOOST_TEST_CONTEXT(name << ": " << ledgers[0][k].name) {
+        BOOST_TEST(ledgers[0][k].work == ledgers[1][k].work, boost::test_tools::tolerance(1e-9));
+      }
+    }
+    BOOST_TEST(ledger_work_of(ledgers[0], name == std::string("tendon_pair.xml") ? "tendon damping" : "contacts") < 0);
+  }
 }
 
 // Fluid forces (MuJoCo's medium: viscosity, density): qfrc_passive less its springs and dampers,
