@@ -75,6 +75,22 @@ BOOST_AUTO_TEST_CASE(a_model_that_does_not_load_is_one_line) {
   BOOST_TEST(read_file(dir / "old.json") == "earlier\n");
 }
 
+BOOST_AUTO_TEST_CASE(the_contacts_work_per_pair_of_geoms) {
+  const fs::path dir = fresh_dir("mujoco-pairs");
+  const Process p = run_cli({"mujoco", model("bouncing_ball.xml"), "--t-end", "1", "--json", "run.json"}, dir);
+  BOOST_TEST_REQUIRE(p.status == 0, p.err);
+  const nlohmann::json record = nlohmann::json::parse(read_file(dir / "run.json"));
+  BOOST_TEST_REQUIRE(record["contact_pairs"].size() == 1u, record.dump());
+  BOOST_TEST(record["contact_pairs"][0]["name"] == "floor / ball");
+  double contacts = 0;
+  for (const nlohmann::json& entry : record["ledger"]) {
+    if (entry["name"] == "contacts") contacts = entry["work"].get<double>();
+  }
+  BOOST_TEST(contacts < -1.0);
+  BOOST_TEST(record["contact_pairs"][0]["work"].get<double>() == contacts);
+  BOOST_TEST(line_starting(p.out, "             of which floor / ball = ") != "", p.out);
+}
+
 BOOST_AUTO_TEST_CASE(the_json_record_has_the_verdict_and_the_ledger_and_the_csv_the_history) {
   const fs::path dir = fresh_dir("mujoco-json");
   const Process p = run_cli({"mujoco", model("damped_double_pendulum.xml"), "--integrator", "RK4", "--t-end", "0.5",

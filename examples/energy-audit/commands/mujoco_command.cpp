@@ -73,6 +73,7 @@ json run_record(const MujocoRunResult& r) {
               {"t_first_above_threshold", number_or_null(r.time_first_above_threshold)},
               {"energy_change", number_or_null(r.energy_change)},
               {"ledger", ledger_record(r.ledger)},
+              {"contact_pairs", ledger_record(r.contact_pairs)},
               {"unexplained_work", number_or_null(r.unexplained_work)},
               {"uncounted_passive_work", number_or_null(r.uncounted_passive_work)},
               {"diagnosis", r.diagnosis},
@@ -102,7 +103,18 @@ void print_run(std::ostream& out, const MujocoRunner& runner, const MujocoRunRes
         << "\n";
   }
   out << "energy     E - E0 = " << printf_text("%+.6g", r.energy_change) << " J\n";
-  for (const LedgerEntry& e : r.ledger) out << "work       " << e.name << " = " << printf_text("%+.6g", e.work) << " J\n";
+  std::vector<LedgerEntry> pairs = r.contact_pairs;  // the largest first
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const LedgerEntry& a, const LedgerEntry& b) { return std::abs(a.work) > std::abs(b.work); });
+  constexpr std::size_t pairs_shown = 5;
+  for (const LedgerEntry& e : r.ledger) {
+    out << "work       " << e.name << " = " << printf_text("%+.6g", e.work) << " J\n";
+    if (e.name != "contacts") continue;
+    for (std::size_t k = 0; k < pairs.size() && k < pairs_shown; ++k) {
+      out << "             of which " << pairs[k].name << " = " << printf_text("%+.6g", pairs[k].work) << " J\n";
+    }
+    if (pairs.size() > pairs_shown) out << "             and " << pairs.size() - pairs_shown << " more pairs of geoms in contact\n";
+  }
   if (r.ledger.empty()) out << "work       none: the model has no actuator, damper, contact or constraint that works\n";
   out << "residual   C - C0 = " << printf_text("%+.6g", r.unexplained_work)
       << " J: the energy change the ledger leaves unexplained\n";

@@ -233,6 +233,8 @@ void MujocoAuditState::runge_kutta_observed(const mjModel* m, mjData* d, Node& s
   std::vector<double>& work = start.stage_work;
   work.assign(start.powers.size(), 0.0);
   for (std::size_t c = 0; c < work.size(); ++c) work[c] = h * B[0] * start.powers[c];
+  start.stage_contact_work.clear();
+  PowerModel::add_weighted_contact_powers(start, h * B[0], start.stage_contact_work);
   double uncounted = h * B[0] * start.uncounted_passive_power;
   for (int i = 1; i < 4; ++i) {
     mju_zero(dX, 2 * nv + na);
@@ -252,6 +254,7 @@ void MujocoAuditState::runge_kutta_observed(const mjModel* m, mjData* d, Node& s
     if (na) mju_copy(F[i] + nv, d->act_dot, na);
     powers_.read(m, d, d->qpos, d->qvel, d->time, stage_);
     for (std::size_t c = 0; c < work.size(); ++c) work[c] += h * B[i] * stage_.powers[c];
+    PowerModel::add_weighted_contact_powers(stage_, h * B[i], start.stage_contact_work);
     uncounted += h * B[i] * stage_.uncounted_passive_power;
   }
   start.stage_uncounted_passive_work = uncounted;
@@ -292,12 +295,14 @@ void MujocoAuditState::integrate_steps(const mjModel* m, bool final) {
     double uncounted = 0;
     if (!start.stage_work.empty()) {
       step_works_ = start.stage_work;
+      for (const ContactPair& pair : start.stage_contact_work) add_to_pair(contact_works_, pair.geom1, pair.geom2, pair.value);
       add_step_work(start.stage_uncounted_passive_work);
       record(next);
       continue;
     }
     if (start.one_stage) {
       powers_.add_one_stage_work(m, start, next, step_works_, uncounted);
+      powers_.add_one_stage_contact_work(m, start, next, contact_works_);
       add_step_work(uncounted);
       record(next);
       continue;
@@ -315,8 +320,9 @@ void MujocoAuditState::integrate_steps(const mjModel* m, bool final) {
     for (std::size_t j = 0; j < count; ++j) times[j] = nodes_[static_cast<std::size_t>((first + j) % ring)].t;
     const auto weights = step_weights(times.data(), count, start.t, next.t);
     for (std::size_t j = 0; j < count; ++j) {
-      powers_.add_weighted_powers(m, nodes_[static_cast<std::size_t>((first + j) % ring)], start, weights[j],
-                                  step_works_, uncounted);
+      const Node& node = nodes_[static_cast<std::size_t>((first + j) % ring)];
+      powers_.add_weighted_powers(m, node, start, weights[j], step_works_, uncounted);
+      PowerModel::add_weighted_contact_powers(node, weights[j], contact_works_);
     }
     powers_.add_held_work(m, start, next, step_works_);
     add_step_work(uncounted);
@@ -357,6 +363,16 @@ const char* MujocoAuditState::verdict() const {
   return audit_.relative_drift() <= audit_.threshold() ? "pass" : "fail";
 }
 
+std::vector<LedgerEntry> MujocoAuditState::contact_pairs() const {
+  const auto name = [this](int geom) {
+    const char* text = mj_id2name(model_, mjOBJ_GEOM, geom);
+    return text != nullptr && text[0] != '\0' ? std::string(text) : "geom " + std::to_string(geom);
+  };
+  std::vector<LedgerEntry> entries;
+  for (const ContactPair& pair : contact_works_) entries.push_back({name(pair.geom1) + " / " + name(pair.geom2), pair.value});
+  return entries;
+}
+
 std::vector<LedgerEntry> MujocoAuditState::ledger() const {
   std::vector<LedgerEntry> entries;
   for (std::size_t c = 0; c < works_.size(); ++c) entries.push_back({powers_.channel_names()[c], works_[c]});
@@ -390,6 +406,7 @@ long MujocoAudit::audited_steps() const { return state().audited_steps(); }
 double MujocoAudit::energy_change() const { return state().energy_change(); }
 double MujocoAudit::unexplained_work() const { return state().unexplained_work(); }
 std::vector<LedgerEntry> MujocoAudit::ledger() const { return state().ledger(); }
+std::vector<LedgerEntry> MujocoAudit::contact_pairs() const { return state().contact_pairs(); }
 double MujocoAudit::uncounted_passive_work() const { return state().uncounted_passive_work(); }
 const Audit& MujocoAudit::audit() const { return state().audit(); }
 
@@ -420,8 +437,19 @@ void MujocoAudit::print_summary(FILE* out) const {
   std::fprintf(out, "energy audit: max |C - C(t0)| = %.3e J, energy scale = %.3e J\n", max_abs_drift(),
                energy_scale());
   std::fprintf(out, "energy audit: energy change E - E(t0) = %+.6g J\n", s.energy_change());
+  std::vector<LedgerEntry> pairs = s.contact_pairs();
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const LedgerEntry& a, const LedgerEntry& b) { return std::abs(a.work) > std::abs(b.work); });
+  constexpr std::size_t pairs_shown = 5;
   for (const LedgerEntry& entry : s.ledger()) {
     std::fprintf(out, "energy audit: work of %s = %+.6g J\n", entry.name.c_str(), entry.work);
+    if (entry.name != "contacts") continue;
+    for (std::size_t k = 0; k < pairs.size() && k < pairs_shown; ++k) {
+      std::fprintf(out, "energy audit:   of which %s = %+.6g J\n", pairs[k].name.c_str(), pairs[k].work);
+    }
+    if (pairs.size() > pairs_shown) {
+      std::fprintf(out, "energy audit:   and %zu more pairs of geoms in contact\n", pairs.size() - pairs_shown);
+    }
   }
   std::fprintf(out, "energy audit: unexplained = %+.6g J\n", s.unexplained_work());
   if (relative_drift() > threshold() && std::isfinite(time_first_above_threshold())) {

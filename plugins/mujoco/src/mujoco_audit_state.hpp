@@ -41,6 +41,7 @@ class MujocoAuditState {
   const char* verdict() const;
   std::string diagnosis() const { return diagnosis_; }
   std::vector<LedgerEntry> ledger() const;
+  std::vector<LedgerEntry> contact_pairs() const;
   double energy_change() const { return last_energy_ - first_energy_; }
   double unexplained_work() const { return last_C_ - first_C_; }
   double uncounted_passive_work() const { return uncounted_passive_work_; }
@@ -85,6 +86,7 @@ class MujocoAuditState {
   double Z_ = 0;
   std::vector<double> works_, step_works_;
   double uncounted_passive_work_ = 0;
+  std::vector<ContactPair> contact_works_;  ///< the contacts' work per pair of geoms, in order of first contact
   double first_energy_ = 0, last_energy_ = 0, first_C_ = 0, last_C_ = 0;
   // The state the next step starts from.
   std::vector<double> qpos_, qvel_, act_;

@@ -46,6 +46,18 @@ void add_row(const mjModel* m, const double* jacobian, const int* row_nonzeros, 
 
 }  // namespace
 
+std::size_t add_to_pair(std::vector<ContactPair>& pairs, int geom1, int geom2, double value) {
+  if (geom2 < geom1) std::swap(geom1, geom2);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (pairs[k].geom1 == geom1 && pairs[k].geom2 == geom2) {
+      pairs[k].value += value;
+      return k;
+    }
+  }
+  pairs.push_back({geom1, geom2, value});
+  return pairs.size() - 1;
+}
+
 PowerModel::PowerModel(const mjModel* m, bool count_passive_callback)
     : joint_channel_(static_cast<std::size_t>(m->njnt), -1),
       recomputable_(static_cast<std::size_t>(m->nu), 0),
@@ -313,6 +325,8 @@ void PowerModel::read(const mjModel* m, const mjData* d, const double* qpos, con
   // Constraint forces, row by row: efc_force · efc_vel (= vᵀ qfrc_constraint); for one-stage
   // steps also Jᵀ f per channel.
   if (node.one_stage) std::fill(node.constraint_force.begin(), node.constraint_force.end(), 0.0);
+  node.contact_pairs.clear();
+  node.contact_pair_force.clear();
   for (int i = 0; i < d->nefc; ++i) {
     int slot = 0;
     switch (d->efc_type[i]) {
@@ -323,12 +337,39 @@ void PowerModel::read(const mjModel* m, const mjData* d, const double* qpos, con
       case mjCNSTR_LIMIT_TENDON: slot = limits_ >= 0 ? 1 : 0; break;
       default: break;
     }
-    node.powers[constraint_channel(slot)] += d->efc_force[i] * d->efc_vel[i];
+    const double power = d->efc_force[i] * d->efc_vel[i];
+    node.powers[constraint_channel(slot)] += power;
     if (node.one_stage) {
       add_row(m, d->efc_J, d->efc_J_rownnz, d->efc_J_rowadr, d->efc_J_colind, i, d->efc_force[i],
               node.constraint_force.data() + static_cast<std::ptrdiff_t>(slot) * nv);
     }
+    const int type = d->efc_type[i];
+    if (type == mjCNSTR_CONTACT_FRICTIONLESS || type == mjCNSTR_CONTACT_PYRAMIDAL || type == mjCNSTR_CONTACT_ELLIPTIC) {
+      const mjContact& contact = d->contact[d->efc_id[i]];
+      const std::size_t pair = add_to_pair(node.contact_pairs, contact.geom1, contact.geom2, power);
+      if (node.one_stage) {
+        node.contact_pair_force.resize(node.contact_pairs.size() * static_cast<std::size_t>(nv), 0.0);
+        add_row(m, d->efc_J, d->efc_J_rownnz, d->efc_J_rowadr, d->efc_J_colind, i, d->efc_force[i],
+                node.contact_pair_force.data() + static_cast<std::ptrdiff_t>(pair) * nv);
+      }
+    }
   }
+}
+
+void PowerModel::add_one_stage_contact_work(const mjModel* m, const Node& start, const Node& end,
+                                            std::vector<ContactPair>& works) const {
+  const double half = 0.5 * (end.t - start.t);
+  for (std::size_t k = 0; k < start.contact_pairs.size(); ++k) {
+    const double* force = start.contact_pair_force.data() + static_cast<std::ptrdiff_t>(k) * m->nv;
+    double cross = 0;
+    for (int v = 0; v < m->nv; ++v) cross += force[v] * end.qvel[v];
+    const ContactPair& pair = start.contact_pairs[k];
+    add_to_pair(works, pair.geom1, pair.geom2, half * (pair.value + cross));
+  }
+}
+
+void PowerModel::add_weighted_contact_powers(const Node& at, double weight, std::vector<ContactPair>& works) {
+  for (const ContactPair& pair : at.contact_pairs) add_to_pair(works, pair.geom1, pair.geom2, weight * pair.value);
 }
 
 void PowerModel::add_one_stage_work(const mjModel* m, const Node& start, const Node& end, std::vector<double>& sums,

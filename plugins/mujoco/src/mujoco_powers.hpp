@@ -13,6 +13,17 @@
 
 namespace energy_audit::mujoco::detail {
 
+/// The contact forces between two geoms (geom1 < geom2): their power at a state, or their work
+/// over steps.
+struct ContactPair {
+  int geom1, geom2;
+  double value;
+};
+
+/// Adds `value` to the pair's entry of `pairs`, making it (at the end) if it has none; returns
+/// the entry's index.
+std::size_t add_to_pair(std::vector<ContactPair>& pairs, int geom1, int geom2, double value);
+
 /// One state as the audit keeps it.
 struct Node {
   double t = 0;
@@ -27,6 +38,7 @@ struct Node {
   /// powers at RK4's own stages (RK4's weights), per channel; empty otherwise.
   std::vector<double> stage_work;
   double stage_uncounted_passive_work = 0;
+  std::vector<ContactPair> stage_contact_work;  ///< the same per pair of geoms in contact
   std::vector<double> powers;            ///< each channel's power with this node's own inputs [W]
   double uncounted_passive_power = 0;    ///< qfrc_passive's power that no channel counts [W]
   // What the inputs' powers depend on, and the inputs themselves.
@@ -46,6 +58,10 @@ struct Node {
   std::vector<double> constraint_force;  ///< per constraint channel (contacts, limits, equality, friction)
   std::vector<double> tendon_damping_force, passive_rest_force;
   std::vector<double> actuator_force;    ///< nu
+  /// The contacts' power per pair of geoms; for one-stage steps also each pair's Jᵀ f (nv each,
+  /// in the pairs' order) in contact_pair_force.
+  std::vector<ContactPair> contact_pairs;
+  std::vector<double> contact_pair_force;
 };
 
 /// The channels of one model and how their powers are read.
@@ -69,6 +85,12 @@ class PowerModel {
   /// stay constant over the step are left to add_held_work.
   void add_weighted_powers(const mjModel* m, const Node& at, const Node& inputs, double weight,
                            std::vector<double>& sums, double& uncounted_passive) const;
+  /// The contacts' work per pair of geoms over a one-stage step, as add_one_stage_work takes the
+  /// contacts' (the pairs' works sum to it), added into `works`.
+  void add_one_stage_contact_work(const mjModel* m, const Node& start, const Node& end,
+                                  std::vector<ContactPair>& works) const;
+  /// The contacts' power per pair at `at` times `weight`, added into `works`.
+  static void add_weighted_contact_powers(const Node& at, double weight, std::vector<ContactPair>& works);
   /// The work of the held forces that stay constant over the step from `start` to `end`: force
   /// times displacement, exact (a motor's force times the change of its length, qfrc_applied on
   /// a hinge, slide or free translation times the change of that coordinate, xfrc_applied's

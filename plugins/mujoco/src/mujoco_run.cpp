@@ -374,6 +374,7 @@ MujocoRunResult MujocoRunner::run_at(double timestep, double threshold, std::siz
   r.unexplained_work = audit.unexplained_work();
   r.uncounted_passive_work = audit.uncounted_passive_work();
   r.ledger = audit.ledger();
+  r.contact_pairs = audit.contact_pairs();
   r.diagnosis = audit.diagnosis();
   if (store_every > 0) {
     const Audit& a = audit.audit();

@@ -321,6 +321,11 @@ BOOST_AUTO_TEST_CASE(contact_work) {
       const Run fine = audited_run("bouncing_ball.xml", integrator, 0.0005, 3.0);
       BOOST_TEST(ball.audit->energy_change() < -5.0);
       BOOST_TEST(ledger_work(*fine.audit, "contacts") == fine.audit->energy_change(), boost::test_tools::tolerance(2e-3));
+      // One pair of geoms touches: its work is the contacts'.
+      const auto pairs = fine.audit->contact_pairs();
+      BOOST_TEST_REQUIRE(pairs.size() == 1U);
+      BOOST_TEST(pairs[0].name == "floor / ball");
+      BOOST_TEST(pairs[0].work == ledger_work(*fine.audit, "contacts"), boost::test_tools::tolerance(1e-12));
       BOOST_TEST(ball.audit->relative_drift() / fine.audit->relative_drift() > 1.8);
     }
   }
@@ -345,6 +350,26 @@ BOOST_AUTO_TEST_CASE(humanoid_tree_ledger) {
   BOOST_TEST(audit.energy_change() < -50.0);
   BOOST_TEST(total + audit.unexplained_work() == audit.energy_change(), boost::test_tools::tolerance(1e-9));
   BOOST_TEST(std::abs(audit.unexplained_work()) < 0.02 * std::abs(audit.energy_change()));
+}
+
+// The contacts' work per pair of geoms sums to the contacts' line, however each step's work is
+// taken (Euler's step, RK4's stages, RK4's step ends).
+BOOST_AUTO_TEST_CASE(contact_work_per_pair_of_geoms) {
+  for (const auto& [integrator, watch] : {std::pair{mjINT_EULER, Watch::step}, std::pair{mjINT_RK4, Watch::step},
+                                          std::pair{mjINT_RK4, Watch::after_step}}) {
+    BOOST_TEST_CONTEXT("integrator " << integrator << (watch == Watch::step ? ", step" : ", after_step")) {
+      const Run run = audited_run("humanoid_tree.xml", integrator, 0.002, 1.0, HeldControl{0.5}, watch);
+      double sum = 0;
+      bool feet_on_floor = false;
+      for (const mj::LedgerEntry& pair : run.audit->contact_pairs()) {
+        sum += pair.work;
+        feet_on_floor = feet_on_floor || (pair.name.rfind("floor / foot_", 0) == 0 && pair.work < -1.0);
+      }
+      BOOST_TEST(run.audit->contact_pairs().size() > 2U);
+      BOOST_TEST(feet_on_floor);
+      BOOST_TEST(sum == ledger_work(*run.audit, "contacts"), boost::test_tools::tolerance(1e-9));
+    }
+  }
 }
 
 // MuJoCo keeps the constraint and tendon Jacobians dense or sparse (opt.jacobian; sparse by default

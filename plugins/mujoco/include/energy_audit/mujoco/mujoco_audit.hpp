@@ -86,6 +86,9 @@ class MujocoAudit {
   /// fluid (and a counted passive callback), applied forces, contacts, limits, equality
   /// constraints, friction loss (those the model has).
   std::vector<LedgerEntry> ledger() const;
+  /// The contacts' work per pair of geoms ("floor / foot"), in the order the pairs first touched;
+  /// they sum to the ledger's "contacts".
+  std::vector<LedgerEntry> contact_pairs() const;
   /// The work of qfrc_passive's part that is neither spring, damper nor counted (a passive
   /// callback the audit was not told about); 0 without one [J].
   double uncounted_passive_work() const;

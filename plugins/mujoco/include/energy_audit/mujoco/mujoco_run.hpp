@@ -111,6 +111,7 @@ struct MujocoRunResult {
   double time_first_above_threshold = 0;  ///< NaN while |C − C(t0)| stayed within
   double energy_change = 0, unexplained_work = 0, uncounted_passive_work = 0;
   std::vector<LedgerEntry> ledger;
+  std::vector<LedgerEntry> contact_pairs;  ///< MujocoAudit::contact_pairs: the contacts' work per pair of geoms
   std::string diagnosis;  ///< MujocoAudit::diagnosis
   std::vector<MujocoHistoryRow> history;  ///< with store_every > 0
   double wall_seconds = 0;
