@@ -301,8 +301,7 @@ void MujocoAuditState::integrate_steps(const mjModel* m, bool final) {
       continue;
     }
     if (start.one_stage) {
-      powers_.add_one_stage_work(m, start, next, step_works_, uncounted);
-      powers_.add_one_stage_contact_work(m, start, next, contact_works_);
+      powers_.add_one_stage_work(m, start, next, step_works_, uncounted, contact_works_);
       add_step_work(uncounted);
       record(next);
       continue;

@@ -322,49 +322,44 @@ void PowerModel::read(const mjModel* m, const mjData* d, const double* qpos, con
   }
   node.powers[applied_] = applied_power(m, node, node, false);
 
-  // Constraint forces, row by row: efc_force · efc_vel (= vᵀ qfrc_constraint); for one-stage
-  // steps also Jᵀ f per channel.
+  // Constraint forces, row by row: efc_force · efc_vel (= vᵀ qfrc_constraint); the contacts'
+  // also per pair of geoms. For one-stage steps also Jᵀ f: per pair for the contacts, per channel
+  // for the other kinds (a row of zero force adds nothing).
   if (node.one_stage) std::fill(node.constraint_force.begin(), node.constraint_force.end(), 0.0);
   node.contact_pairs.clear();
   node.contact_pair_force.clear();
+  int last_contact = -1;
+  std::size_t pair = 0;
   for (int i = 0; i < d->nefc; ++i) {
-    int slot = 0;
-    switch (d->efc_type[i]) {
-      case mjCNSTR_EQUALITY: slot = equality_ >= 0 ? 2 : 0; break;
-      case mjCNSTR_FRICTION_DOF:
-      case mjCNSTR_FRICTION_TENDON: slot = friction_ >= 0 ? 3 : 0; break;
-      case mjCNSTR_LIMIT_JOINT:
-      case mjCNSTR_LIMIT_TENDON: slot = limits_ >= 0 ? 1 : 0; break;
-      default: break;
-    }
-    const double power = d->efc_force[i] * d->efc_vel[i];
-    node.powers[constraint_channel(slot)] += power;
-    if (node.one_stage) {
-      add_row(m, d->efc_J, d->efc_J_rownnz, d->efc_J_rowadr, d->efc_J_colind, i, d->efc_force[i],
-              node.constraint_force.data() + static_cast<std::ptrdiff_t>(slot) * nv);
-    }
     const int type = d->efc_type[i];
+    const double force = d->efc_force[i], power = force * d->efc_vel[i];
+    double* generalized = nullptr;  // where Jᵀ f of this row goes
     if (type == mjCNSTR_CONTACT_FRICTIONLESS || type == mjCNSTR_CONTACT_PYRAMIDAL || type == mjCNSTR_CONTACT_ELLIPTIC) {
-      const mjContact& contact = d->contact[d->efc_id[i]];
-      const std::size_t pair = add_to_pair(node.contact_pairs, contact.geom1, contact.geom2, power);
-      if (node.one_stage) {
-        node.contact_pair_force.resize(node.contact_pairs.size() * static_cast<std::size_t>(nv), 0.0);
-        add_row(m, d->efc_J, d->efc_J_rownnz, d->efc_J_rowadr, d->efc_J_colind, i, d->efc_force[i],
-                node.contact_pair_force.data() + static_cast<std::ptrdiff_t>(pair) * nv);
+      node.powers[contacts_] += power;
+      if (d->efc_id[i] != last_contact) {  // a contact's rows are consecutive
+        last_contact = d->efc_id[i];
+        const mjContact& contact = d->contact[last_contact];
+        pair = add_to_pair(node.contact_pairs, contact.geom1, contact.geom2, 0.0);
+        if (node.one_stage) node.contact_pair_force.resize(node.contact_pairs.size() * static_cast<std::size_t>(nv), 0.0);
       }
+      node.contact_pairs[pair].value += power;
+      generalized = node.contact_pair_force.data() + static_cast<std::ptrdiff_t>(pair) * nv;
+    } else {
+      int slot = 0;  // a kind without its own channel (enabled after the audit began) counts as contacts
+      switch (type) {
+        case mjCNSTR_EQUALITY: slot = equality_ >= 0 ? 2 : 0; break;
+        case mjCNSTR_FRICTION_DOF:
+        case mjCNSTR_FRICTION_TENDON: slot = friction_ >= 0 ? 3 : 0; break;
+        case mjCNSTR_LIMIT_JOINT:
+        case mjCNSTR_LIMIT_TENDON: slot = limits_ >= 0 ? 1 : 0; break;
+        default: break;
+      }
+      node.powers[constraint_channel(slot)] += power;
+      generalized = node.constraint_force.data() + static_cast<std::ptrdiff_t>(slot) * nv;
     }
-  }
-}
-
-void PowerModel::add_one_stage_contact_work(const mjModel* m, const Node& start, const Node& end,
-                                            std::vector<ContactPair>& works) const {
-  const double half = 0.5 * (end.t - start.t);
-  for (std::size_t k = 0; k < start.contact_pairs.size(); ++k) {
-    const double* force = start.contact_pair_force.data() + static_cast<std::ptrdiff_t>(k) * m->nv;
-    double cross = 0;
-    for (int v = 0; v < m->nv; ++v) cross += force[v] * end.qvel[v];
-    const ContactPair& pair = start.contact_pairs[k];
-    add_to_pair(works, pair.geom1, pair.geom2, half * (pair.value + cross));
+    if (node.one_stage && force != 0) {
+      add_row(m, d->efc_J, d->efc_J_rownnz, d->efc_J_rowadr, d->efc_J_colind, i, force, generalized);
+    }
   }
 }
 
@@ -373,7 +368,7 @@ void PowerModel::add_weighted_contact_powers(const Node& at, double weight, std:
 }
 
 void PowerModel::add_one_stage_work(const mjModel* m, const Node& start, const Node& end, std::vector<double>& sums,
-                                    double& uncounted_passive) const {
+                                    double& uncounted_passive, std::vector<ContactPair>& contact_works) const {
   // h/2 · (F·v(start) + F·v(end)): the first half is start's power, the second F with end's
   // velocities.
   const double half = 0.5 * (end.t - start.t);
@@ -403,6 +398,14 @@ void PowerModel::add_one_stage_work(const mjModel* m, const Node& start, const N
     const double* force = start.constraint_force.data() + static_cast<std::ptrdiff_t>(slot) * nv;
     for (int v = 0; v < nv; ++v) power += force[v] * end.qvel[v];
     if (power != 0) cross[constraint_channel(slot)] += power;
+  }
+  for (std::size_t k = 0; k < start.contact_pairs.size(); ++k) {
+    const double* force = start.contact_pair_force.data() + static_cast<std::ptrdiff_t>(k) * nv;
+    double power = 0;
+    for (int v = 0; v < nv; ++v) power += force[v] * end.qvel[v];
+    cross[contacts_] += power;
+    const ContactPair& pair = start.contact_pairs[k];
+    add_to_pair(contact_works, pair.geom1, pair.geom2, half * (pair.value + power));
   }
   for (std::size_t c = 0; c < sums.size(); ++c) sums[c] += half * (start.powers[c] + cross[c]);
   uncounted_passive += half * (start.uncounted_passive_power + uncounted);

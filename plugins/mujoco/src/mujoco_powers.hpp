@@ -59,7 +59,8 @@ struct Node {
   std::vector<double> tendon_damping_force, passive_rest_force;
   std::vector<double> actuator_force;    ///< nu
   /// The contacts' power per pair of geoms; for one-stage steps also each pair's Jᵀ f (nv each,
-  /// in the pairs' order) in contact_pair_force.
+  /// in the pairs' order) in contact_pair_force, constraint_force's contacts holding only rows of
+  /// other kinds counted as contacts.
   std::vector<ContactPair> contact_pairs;
   std::vector<double> contact_pair_force;
 };
@@ -85,10 +86,6 @@ class PowerModel {
   /// stay constant over the step are left to add_held_work.
   void add_weighted_powers(const mjModel* m, const Node& at, const Node& inputs, double weight,
                            std::vector<double>& sums, double& uncounted_passive) const;
-  /// The contacts' work per pair of geoms over a one-stage step, as add_one_stage_work takes the
-  /// contacts' (the pairs' works sum to it), added into `works`.
-  void add_one_stage_contact_work(const mjModel* m, const Node& start, const Node& end,
-                                  std::vector<ContactPair>& works) const;
   /// The contacts' power per pair at `at` times `weight`, added into `works`.
   static void add_weighted_contact_powers(const Node& at, double weight, std::vector<ContactPair>& works);
   /// The work of the held forces that stay constant over the step from `start` to `end`: force
@@ -99,8 +96,10 @@ class PowerModel {
   /// The work over a one-stage step from `start` to `end` (Euler, implicit), whose forces are
   /// start's, applied over the whole step: h · F(start) · (v(start) + v(end)) / 2 per channel,
   /// the kinetic energy's own balance over such a step (docs/mathematics.md).
+  /// The contacts' work per pair of geoms is taken the same way into `contact_works` (the pairs'
+  /// works sum to the contacts').
   void add_one_stage_work(const mjModel* m, const Node& start, const Node& end, std::vector<double>& sums,
-                          double& uncounted_passive) const;
+                          double& uncounted_passive, std::vector<ContactPair>& contact_works) const;
 
  private:
   /// An actuator whose force MuJoCo computes as gain · ctrl + bias from its length and velocity
