@@ -13,15 +13,11 @@
 
 #include "energy_audit/audit.hpp"
 #include "energy_audit/mujoco/mujoco_audit.hpp"
+#include "mujoco_handles.hpp"
 #include "mujoco_powers.hpp"
 #include "step_quadrature.hpp"
 
 namespace energy_audit::mujoco::detail {
-
-/// Frees an mjData the audit made for itself.
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
 
 enum class RunState {
   Running,
@@ -95,7 +91,7 @@ class MujocoAuditState {
   bool finished_ = false;  ///< finish() was called: no step may follow
   long rk4_steps_after_ = 0;
   std::string diagnosis_;
-  std::unique_ptr<mjData, DataDeleter> own_;
+  DataPointer own_;  ///< the audit's own mjData, made when first needed
 };
 
 }  // namespace energy_audit::mujoco::detail

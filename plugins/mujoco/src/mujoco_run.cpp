@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "energy_audit/error.hpp"
+#include "mujoco_handles.hpp"
 
 namespace energy_audit::mujoco {
 namespace {
@@ -90,14 +91,8 @@ class QuietWarnings {
   void (*previous_)(const char*);
 };
 
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPointer = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPointer = std::unique_ptr<mjData, DataDeleter>;
+using detail::DataPointer;
+using detail::ModelPointer;
 
 /// Steps of `h` to cover `t_end`: t_end / h rounded up, unless it is within 1e-9 of a whole number.
 double step_count(double t_end, double h) {
