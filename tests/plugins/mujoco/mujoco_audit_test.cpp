@@ -8,6 +8,7 @@
 #include <energy_audit/error.hpp>
 #include <energy_audit/mujoco/mujoco_audit.h>
 #include <energy_audit/mujoco/mujoco_audit.hpp>
+#include <functional>
 #include <memory>
 #include <mujoco/mjxmacro.h>
 #include <string>
@@ -67,9 +68,13 @@ struct Run {
   std::unique_ptr<mj::MujocoAudit> audit;
 };
 
+/// The model's parameters changed after loading (a medium, a friction, a spring), before the run.
+using ModelEdit = std::function<void(mjModel*)>;
+
 Run audited_run(const std::string& name, int integrator, double timestep, double t_end, HeldControl control = {},
-                Watch watch = Watch::step, mj::MujocoAuditOptions options = {}) {
+                Watch watch = Watch::step, mj::MujocoAuditOptions options = {}, const ModelEdit& edit = {}) {
   Run run{load(name, integrator, timestep), nullptr, nullptr};
+  if (edit) edit(run.model.get());
   run.data = start(run.model.get());
   const mjModel* m = run.model.get();
   mjData* d = run.data.get();
@@ -256,19 +261,14 @@ BOOST_AUTO_TEST_CASE(tendon_spring_and_damper) {
 // and δ_C falls at RK4's order.
 BOOST_AUTO_TEST_CASE(friction_loss_work) {
   const auto with_friction = [](double h) {
-    const ModelPtr m = load("pendulum.xml", mjINT_RK4, h);
-    m->dof_frictionloss[0] = 0.5;
-    const DataPtr d = start(m.get());
-    auto audit = std::make_unique<mj::MujocoAudit>(m.get(), d.get());
-    for (long i = 0; i < std::lround(5.0 / h); ++i) audit->step(m.get(), d.get());
-    audit->finish(m.get(), d.get());
-    return audit;
+    return audited_run("pendulum.xml", mjINT_RK4, h, 5.0, {}, Watch::step, {},
+                       [](mjModel* m) { m->dof_frictionloss[0] = 0.5; });
   };
-  const auto fine = with_friction(0.001), coarse = with_friction(0.002);
-  BOOST_TEST(fine->passed());
-  BOOST_TEST(fine->energy_change() < -1.0);
-  BOOST_TEST(ledger_work(*fine, "friction loss") == fine->energy_change(), boost::test_tools::tolerance(1e-8));
-  BOOST_TEST(coarse->relative_drift() / fine->relative_drift() > 12.0);
+  const Run fine = with_friction(0.001), coarse = with_friction(0.002);
+  BOOST_TEST(fine.audit->passed());
+  BOOST_TEST(fine.audit->energy_change() < -1.0);
+  BOOST_TEST(ledger_work(*fine.audit, "friction loss") == fine.audit->energy_change(), boost::test_tools::tolerance(1e-8));
+  BOOST_TEST(coarse.audit->relative_drift() / fine.audit->relative_drift() > 12.0);
 }
 
 // An equality constraint (two hinges held equal, started apart): MuJoCo's soft constraint force
@@ -378,17 +378,10 @@ BOOST_AUTO_TEST_CASE(sparse_jacobians) {
   for (const char* name : {"humanoid_tree.xml", "tendon_pair.xml"}) {
     std::vector<mj::LedgerEntry> ledgers[2];
     for (const int jacobian : {mjJAC_DENSE, mjJAC_SPARSE}) {
-      const ModelPtr m = load(name, mjINT_EULER, 0.002);
-      m->opt.jacobian = jacobian;
-      BOOST_TEST_REQUIRE(mj_isSparse(m.get()) == (jacobian == mjJAC_SPARSE ? 1 : 0));
-      const DataPtr d = start(m.get());
-      mj::MujocoAudit audit(m.get(), d.get());
-      for (int i = 0; i < 500; ++i) {
-        HeldControl{0.5}(m.get(), d.get());
-        audit.step(m.get(), d.get());
-      }
-      audit.finish(m.get(), d.get());
-      ledgers[jacobian == mjJAC_SPARSE] = audit.ledger();
+      const Run run = audited_run(name, mjINT_EULER, 0.002, 1.0, HeldControl{0.5}, Watch::step, {},
+                                  [jacobian](mjModel* m) { m->opt.jacobian = jacobian; });
+      BOOST_TEST_REQUIRE(mj_isSparse(run.model.get()) == (jacobian == mjJAC_SPARSE ? 1 : 0));
+      ledgers[jacobian == mjJAC_SPARSE] = run.audit->ledger();
     }
     BOOST_TEST_REQUIRE(ledgers[0].size() == ledgers[1].size());
     for (std::size_t k = 0; k < ledgers[0].size(); ++k) {
@@ -405,26 +398,18 @@ BOOST_AUTO_TEST_CASE(sparse_jacobians) {
 // order; with density's quadratic drag on the spherical pendulum it passes beside the damper.
 BOOST_AUTO_TEST_CASE(fluid_work) {
   const auto viscous = [](double h) {
-    const ModelPtr m = load("pendulum.xml", mjINT_RK4, h);
-    m->opt.viscosity = 0.5;
-    const DataPtr d = start(m.get());
-    auto audit = std::make_unique<mj::MujocoAudit>(m.get(), d.get());
-    for (long i = 0; i < std::lround(5.0 / h); ++i) audit->step(m.get(), d.get());
-    audit->finish(m.get(), d.get());
-    return audit;
+    return audited_run("pendulum.xml", mjINT_RK4, h, 5.0, {}, Watch::step, {},
+                       [](mjModel* m) { m->opt.viscosity = 0.5; });
   };
-  const auto fine = viscous(0.001), coarse = viscous(0.002);
-  BOOST_TEST(fine->passed());
-  BOOST_TEST(fine->energy_change() < -1.0);
-  BOOST_TEST(ledger_work(*fine, "fluid") == fine->energy_change(), boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(coarse->relative_drift() / fine->relative_drift() > 12.0);
+  const Run fine = viscous(0.001), coarse = viscous(0.002);
+  BOOST_TEST(fine.audit->passed());
+  BOOST_TEST(fine.audit->energy_change() < -1.0);
+  BOOST_TEST(ledger_work(*fine.audit, "fluid") == fine.audit->energy_change(), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(coarse.audit->relative_drift() / fine.audit->relative_drift() > 12.0);
 
-  const ModelPtr m = load("spherical_pendulum.xml", mjINT_EULER, 0.001);
-  m->opt.density = 1.2;
-  const DataPtr d = start(m.get());
-  mj::MujocoAudit audit(m.get(), d.get());
-  for (int i = 0; i < 5000; ++i) audit.step(m.get(), d.get());
-  audit.finish(m.get(), d.get());
+  const Run dense = audited_run("spherical_pendulum.xml", mjINT_EULER, 0.001, 5.0, {}, Watch::step, {},
+                                [](mjModel* m) { m->opt.density = 1.2; });
+  const mj::MujocoAudit& audit = *dense.audit;
   BOOST_TEST(audit.passed());
   BOOST_TEST(ledger_work(audit, "fluid") < -0.1);
   BOOST_TEST(ledger_work(audit, "damping ball") < -0.1);
@@ -436,15 +421,13 @@ BOOST_AUTO_TEST_CASE(fluid_work) {
 // damped, δ_C falls at that same order, and the damper's work is the energy lost (to 1e-4).
 BOOST_AUTO_TEST_CASE(ball_joint) {
   const auto undamped_drift = [](double h, double stiffness) {
-    const ModelPtr m = load("spherical_pendulum.xml", mjINT_RK4, h);
-    for (int v = 0; v < m->nv; ++v) m->dof_damping[v] = 0;
-    m->jnt_stiffness[0] = stiffness;
-    const DataPtr d = start(m.get());
-    mj::MujocoAudit audit(m.get(), d.get());
-    for (long i = 0; i < std::lround(5.0 / h); ++i) audit.step(m.get(), d.get());
-    audit.finish(m.get(), d.get());
-    BOOST_TEST(audit.ledger().size() == 2U);  // applied forces, contacts: nothing damps
-    return audit.relative_drift();
+    const Run run = audited_run("spherical_pendulum.xml", mjINT_RK4, h, 5.0, {}, Watch::step, {},
+                                [stiffness](mjModel* m) {
+                                  for (int v = 0; v < m->nv; ++v) m->dof_damping[v] = 0;
+                                  m->jnt_stiffness[0] = stiffness;
+                                });
+    BOOST_TEST(run.audit->ledger().size() == 2U);  // applied forces, contacts: nothing damps
+    return run.audit->relative_drift();
   };
   // Without and with a spring on the ball joint (MuJoCo's torque −k r and energy ½ k |r|² for the
   // rotation vector r of the joint's quaternion: conservative, since r · ṙ = r · ω).
