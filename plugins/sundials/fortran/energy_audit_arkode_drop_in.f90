@@ -141,11 +141,6 @@ module energy_audit_arkode_drop_in
       import :: c_ptr
       type(c_ptr), value :: audit
     end subroutine
-
-    integer(c_size_t) function c_strlen(string) bind(C, name='strlen')
-      import :: c_size_t, c_ptr
-      type(c_ptr), value :: string
-    end function
   end interface
 
 contains
@@ -194,22 +189,6 @@ contains
     call c_ea_arkode_audit_print_summary_stdout(audit)
   end subroutine
 
-  ! A copy of the NUL-terminated C string at `string` ("" for a null pointer).
-  function fortran_string(string) result(copy)
-    type(c_ptr), intent(in) :: string
-    character(len=:), allocatable :: copy
-    character(kind=c_char), pointer :: chars(:)
-    integer :: n, i
-    if (.not. c_associated(string)) then
-      copy = ''
-      return
-    end if
-    n = int(c_strlen(string))
-    call c_f_pointer(string, chars, [n])
-    allocate (character(len=n) :: copy)
-    do i = 1, n
-      copy(i:i) = chars(i)
-    end do
-  end function
+  include 'fortran_string.inc'
 
 end module energy_audit_arkode_drop_in
